@@ -1,0 +1,2 @@
+// make bench: performance benchmarks (each compares against a baseline measured in the same run).
+print("benchmarks: none yet")
