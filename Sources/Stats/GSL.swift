@@ -35,7 +35,7 @@ enum GSL {
     /// Turns a GSL status code into a thrown ``GSLError``; `GSL_SUCCESS` passes.
     @inline(__always)
     static func check(_ status: Int32, _ operation: @autoclosure () -> String) throws(GSLError) {
-        if status != GSL_SUCCESS {
+        if status != Int32(GSL_SUCCESS) {
             throw GSLError(status: status, operation: operation())
         }
     }
