@@ -1,0 +1,65 @@
+import Stats
+
+/// Per-configuration statistics of every metric across users and
+/// replications (`summary.csv`), computed with `Stats.SampleSummary`:
+/// mean, sd (n − 1), Student-t 95 % interval of the mean, median and p95
+/// (type-7 quantiles). Runs whose value is not finite (a ratio with a zero
+/// denominator) are left out and counted in `excluded`.
+public struct SummaryRow: Sendable {
+    public let configuration: String
+    public let metric: MetricDescriptor
+    public let summary: SampleSummary
+}
+
+/// Each configuration against the baseline, paired by (replication, user):
+/// the same simulated user under both policies (common random numbers).
+public struct ComparisonRow: Sendable {
+    public let configuration: String
+    public let baseline: String
+    public let metric: MetricDescriptor
+    public let comparison: PairedComparison
+}
+
+public enum Aggregation {
+    public static func summaries(_ results: ResultSet) -> [SummaryRow] {
+        var rows: [SummaryRow] = []
+        for (c, runs) in results.rowsByConfiguration().enumerated() {
+            for (m, metric) in results.metrics.enumerated() {
+                let values = runs.map { results.value(row: $0, metric: m) }
+                rows.append(SummaryRow(configuration: results.configurations[c], metric: metric,
+                                       summary: SampleSummary(values)))
+            }
+        }
+        return rows
+    }
+
+    /// Paired comparisons of every configuration (the baseline included, as
+    /// a zero-difference sanity row) against configuration `baseline`, in
+    /// configuration then metric order. Runs pair by (replication, user);
+    /// a run without a partner in the baseline is left out.
+    public static func comparisons(_ results: ResultSet, baseline: Int) -> [ComparisonRow] {
+        let byConfiguration = results.rowsByConfiguration()
+        var baseRow: [RunKeyWithoutConfiguration: Int] = [:]
+        for r in byConfiguration[baseline] { baseRow[RunKeyWithoutConfiguration(results.keys[r])] = r }
+        var rows: [ComparisonRow] = []
+        for (c, runs) in byConfiguration.enumerated() {
+            let pairs = runs.compactMap { r in baseRow[RunKeyWithoutConfiguration(results.keys[r])].map { (r, $0) } }
+            for (m, metric) in results.metrics.enumerated() {
+                let a = pairs.map { results.value(row: $0.0, metric: m) }
+                let b = pairs.map { results.value(row: $0.1, metric: m) }
+                // Equal lengths by construction, so this cannot throw.
+                let comparison = try! PairedComparison(a, b)
+                rows.append(ComparisonRow(configuration: results.configurations[c],
+                                          baseline: results.configurations[baseline],
+                                          metric: metric, comparison: comparison))
+            }
+        }
+        return rows
+    }
+}
+
+private struct RunKeyWithoutConfiguration: Hashable {
+    let replication: Int
+    let user: Int
+    init(_ k: RunKey) { replication = k.replication; user = k.user }
+}
