@@ -1,0 +1,92 @@
+import Foundation
+
+/// One `bgbench` subcommand: its help text in the fixed layout
+/// (OVERVIEW / USAGE / ARGUMENTS / OPTIONS), argument parsing and action.
+protocol Command {
+    /// Words after `bgbench` that select this command, e.g. `["traces", "generate"]`.
+    static var path: [String] { get }
+    static var overview: String { get }
+    static var usage: String { get }
+    static var arguments: [(String, String)] { get }
+    static var options: [(String, String)] { get }
+
+    init(parsing args: inout ArgumentList) throws(UsageError)
+    func run() throws
+}
+
+extension Command {
+    static var arguments: [(String, String)] { [] }
+    static var commandName: String { (["bgbench"] + path).joined(separator: " ") }
+
+    static var help: String {
+        var s = "OVERVIEW: \(overview)\n\nUSAGE: \(usage)\n"
+        if !arguments.isEmpty { s += "\nARGUMENTS:\n" + HelpLayout.table(arguments) }
+        s += "\nOPTIONS:\n" + HelpLayout.table(options + [("-h, --help", "Show help information.")])
+        return s
+    }
+}
+
+enum HelpLayout {
+    static func table(_ rows: [(String, String)]) -> String {
+        let width = min(28, (rows.map(\.0.count).max() ?? 0) + 2)
+        return rows.map { name, text in
+            let pad = name.count < width ? String(repeating: " ", count: width - name.count) : "\n" + String(repeating: " ", count: width + 2)
+            return "  \(name)\(pad)\(text)\n"
+        }.joined()
+    }
+}
+
+/// A mistake in how the command was called (exit 64, EX_USAGE).
+struct UsageError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// The words of the command line after the subcommand, consumed as parsed.
+/// Options take their value as the next word or after `=`.
+struct ArgumentList {
+    private(set) var words: [String]
+
+    init(_ words: [String]) { self.words = words }
+
+    /// Removes `--name` (a flag) and reports whether it was there.
+    mutating func flag(_ names: String...) -> Bool {
+        guard let i = words.firstIndex(where: { names.contains($0) }) else { return false }
+        words.remove(at: i)
+        return true
+    }
+
+    /// Removes `--name VALUE` or `--name=VALUE` and returns VALUE.
+    mutating func option(_ name: String) throws(UsageError) -> String? {
+        if let i = words.firstIndex(where: { $0.hasPrefix(name + "=") }) {
+            let v = String(words[i].dropFirst(name.count + 1))
+            words.remove(at: i)
+            return v
+        }
+        guard let i = words.firstIndex(of: name) else { return nil }
+        guard i + 1 < words.count, !words[i + 1].hasPrefix("--") else {
+            throw UsageError("missing value for \(name)")
+        }
+        let v = words[i + 1]
+        words.removeSubrange(i...i + 1)
+        return v
+    }
+
+    /// An integer option within `range`.
+    mutating func intOption(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+        guard let s = try option(name) else { return nil }
+        guard let v = Int(s), range.contains(v) else {
+            throw UsageError("\(name) expects a whole number in \(range.lowerBound)...\(range.upperBound), got \"\(s)\"")
+        }
+        return v
+    }
+
+    /// The remaining words, which must all be positional (no leftover `--x`).
+    mutating func positionals() throws(UsageError) -> [String] {
+        if let unknown = words.first(where: { $0.hasPrefix("-") && $0 != "-" }) {
+            throw UsageError("unknown option \(unknown)")
+        }
+        defer { words = [] }
+        return words
+    }
+}
