@@ -74,6 +74,7 @@ export_vars="ALL,BGBENCH=$BGBENCH"
 [[ -n ${THREADS:-} ]] && export_vars+=",THREADS=$THREADS"
 
 dependency=()
+unset array_job
 if ((${#indices[@]} == 0)); then
     echo "all $SHARDS shards in $OUT are complete; submitting only the merge" >&2
 else
@@ -89,5 +90,5 @@ fi
 merge_job=$(sbatch --parsable "${dependency[@]}" --export="$export_vars" \
     --output="$OUT/logs/merge.job%j.out" "$@" "$here/merge.sbatch" "$OUT" "$SHARDS")
 merge_job=${merge_job%%;*}
-echo "merge_job=$merge_job dependency=${array_job:+afterok:$array_job}"
+echo "merge_job=$merge_job dependency=${array_job:+afterok:$array_job}${array_job-none}"
 echo "logs: $OUT/logs; merged result: $OUT/merged" >&2
