@@ -90,5 +90,5 @@ fi
 merge_job=$(sbatch --parsable "${dependency[@]}" --export="$export_vars" \
     --output="$OUT/logs/merge.job%j.out" "$@" "$here/merge.sbatch" "$OUT" "$SHARDS")
 merge_job=${merge_job%%;*}
-echo "merge_job=$merge_job dependency=${array_job:+afterok:$array_job}${array_job-none}"
+echo "merge_job=$merge_job dependency=$( ((${#dependency[@]})) && echo "afterok:$array_job" || echo none)"
 echo "logs: $OUT/logs; merged result: $OUT/merged" >&2

@@ -27,6 +27,8 @@
 #   3. full re-submission: every shard reports skipped, nothing recomputed;
 #      resubmit.sh with nothing missing submits only the merge
 #   4. `bgbench merge` refuses an inconsistent set (shards of another split)
+#   5. sweep.sbatch without SHARDS: takes n from a full 0..n-1 array, refuses
+#      any other array
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -39,8 +41,55 @@ SHARDS=${SHARDS:-4}
 TIMEOUT=${TEST_SLURM_TIMEOUT:-120}
 started=$SECONDS
 
+# Slurm clients retry for minutes when the controller is gone: bound them.
+for c in sbatch squeue scontrol scancel sinfo; do
+    eval "$c() { timeout 30 $c \"\$@\"; }"
+done
 log() { printf '[test-slurm %3ds] %s\n' $((SECONDS - started)) "$*"; }
-fail() { log "FAIL: $*"; echo "FAIL: make test-slurm: $*"; exit 1; }
+failure="exited early (set -e); see the output above"
+fail() { failure=$*; log "FAIL: $*"; exit 1; }
+
+TMP=""       # temporary directory, created below
+pids=()      # daemons we started, in start order
+jobs_ids=()  # Slurm jobs we submitted
+cleanup() {
+    local rc=$? p i
+    trap - EXIT INT TERM
+    # Cancel our jobs while slurmctld (pids[1]) is alive; at most 15 s.
+    if ((${#jobs_ids[@]})) && ((${#pids[@]} > 1)) && kill -0 "${pids[1]}" 2>/dev/null; then
+        timeout 5 scancel "${jobs_ids[@]}" 2>/dev/null || true
+        local until=$((SECONDS + 15))
+        while ((SECONDS < until)) && [[ -n $(timeout 5 squeue -h -o %i 2>/dev/null) ]]; do
+            sleep 0.5
+        done
+    fi
+    if ((rc != 0)) && [[ -n $TMP ]]; then
+        for f in "$TMP"/log/*.log "$TMP"/log/*.stdout "$TMP"/out/*/logs/*; do
+            [[ -s $f ]] || continue
+            echo "----- ${f#$TMP/} (last 15 lines, PMIx plugin noise left out)"
+            grep -v -e pmix -e 'MPI: Cannot create' "$f" | tail -n 15
+        done
+    fi
+    for ((i = ${#pids[@]} - 1; i >= 0; i--)); do   # slurmd, slurmctld, munged
+        p=${pids[i]}
+        kill -TERM "$p" 2>/dev/null || continue
+        for ((t = 0; t < 50; t++)); do kill -0 "$p" 2>/dev/null || break; sleep 0.2; done
+        kill -0 "$p" 2>/dev/null && { log "PID $p ignored SIGTERM, sending SIGKILL"; kill -KILL "$p" 2>/dev/null; }
+        wait "$p" 2>/dev/null || true
+    done
+    ((${#pids[@]})) && log "stopped daemons (PIDs ${pids[*]})"
+    if [[ -z $TMP ]]; then :
+    elif [[ ${KEEP_TMP:-0} == 1 ]]; then log "kept $TMP"
+    else rm -rf "$TMP"; fi
+    if ((rc == 0)); then
+        echo "PASS: make test-slurm ($((SECONDS - started)) s, BGBENCH=$BGBENCH)"
+    else
+        echo "FAIL: make test-slurm: $failure"
+    fi
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'fail "interrupted"' INT TERM
 
 # ---- prerequisites -------------------------------------------------------
 [[ $(id -u) == 0 ]] || fail "must run as root (the daemons run with SlurmUser=root)"
@@ -58,41 +107,7 @@ log "$(slurmctld -V), $(munged -V 2>&1 | head -n1)"
 TMP=$(mktemp -d /tmp/bgbench-slurm.XXXXXX)
 chmod 755 "$TMP"   # munged wants its socket path searchable by all
 mkdir -p "$TMP"/{munge,state,spool,log,out}
-pids=()      # daemons we started, in start order
-jobs_ids=()  # Slurm jobs we submitted
 
-cleanup() {
-    local rc=$? p i
-    trap - EXIT INT TERM
-    if ((${#jobs_ids[@]})) && [[ -n ${SLURM_CONF:-} ]]; then
-        scancel "${jobs_ids[@]}" 2>/dev/null || true
-        for ((i = 0; i < 20; i++)); do
-            [[ -z $(squeue -h -o %i 2>/dev/null) ]] && break
-            sleep 0.5
-        done
-    fi
-    if ((rc != 0)); then
-        for f in "$TMP"/log/*.log "$TMP"/log/*.stdout "$TMP"/out/*/logs/*; do
-            [[ -s $f ]] || continue
-            echo "----- ${f#$TMP/} (last 15 lines)"; tail -n 15 "$f"
-        done
-    fi
-    for ((i = ${#pids[@]} - 1; i >= 0; i--)); do   # slurmd, slurmctld, munged
-        p=${pids[i]}
-        kill -TERM "$p" 2>/dev/null || continue
-        for ((t = 0; t < 50; t++)); do kill -0 "$p" 2>/dev/null || break; sleep 0.2; done
-        kill -0 "$p" 2>/dev/null && { log "PID $p ignored SIGTERM, sending SIGKILL"; kill -KILL "$p" 2>/dev/null; }
-        wait "$p" 2>/dev/null || true
-    done
-    ((${#pids[@]})) && log "stopped daemons (PIDs ${pids[*]})"
-    if [[ ${KEEP_TMP:-0} == 1 ]]; then log "kept $TMP"; else rm -rf "$TMP"; fi
-    if ((rc == 0)); then
-        echo "PASS: make test-slurm ($((SECONDS - started)) s, BGBENCH=$BGBENCH)"
-    fi
-    exit "$rc"
-}
-trap cleanup EXIT
-trap 'fail "interrupted"' INT TERM
 
 # A spec: the real smoke suite, or (fake binary only) a generated one.
 if [[ ! -f $SPEC ]]; then
@@ -311,3 +326,21 @@ if msg=$("$BGBENCH" merge --out "$TMP/refused2" "${dirs[@]}" 2>&1); then
     fail "bgbench merge accepted an inconsistent set: $msg"
 fi
 log "bgbench merge refuses the inconsistent set: $(tail -n1 <<<"$msg")"
+
+# ---- phase 5: sweep.sbatch without SHARDS ---------------------------------------
+log "phase 5: sbatch sweep.sbatch without SHARDS: --array=0-1 runs 2 shards, --array=1,3 is refused"
+out5=$TMP/out/sweep5
+mkdir -p "$out5/logs"
+ok=$(BGBENCH=$wrapper sbatch --parsable --array=0-1 --output="$out5/logs/ok-%a.out" \
+    Benchmarks/slurm/sweep.sbatch "$SPEC" "$out5") || fail "sbatch failed"
+ok=${ok%%;*}
+refused=$(BGBENCH=$wrapper sbatch --parsable --array=1,3 --output="$out5/logs/refused-%a.out" \
+    Benchmarks/slurm/sweep.sbatch "$SPEC" "$out5/partial") || fail "sbatch failed"
+refused=${refused%%;*}
+jobs_ids+=("$ok" "$refused")
+wait_queue
+[[ $(job_states "$ok") == "2 COMPLETED" ]] || fail "--array=0-1 without SHARDS did not complete"
+[[ -f $out5/shard-0/shard.json && -f $out5/shard-1/shard.json ]] || fail "--array=0-1 wrote no shards 0/2, 1/2"
+[[ $(job_states "$refused") == "2 FAILED" ]] || fail "partial array without SHARDS was not refused"
+[[ ! -e $out5/partial ]] || fail "a shard ran although SHARDS was unknown"
+log "--array=0-1 wrote shards 0/2 and 1/2; --array=1,3 refused: $(head -n1 "$out5/logs/refused-1.out")"
