@@ -134,6 +134,9 @@ for ((try = 0; ; try++)); do
     port_free "$ctld_port" && port_free "$slurmd_port" && break
 done
 
+# No core files from the daemons or job steps (they raise the soft limit).
+ulimit -c 0
+
 # munged with its own key, socket, pid, seed and log file
 key=$TMP/munge/munge.key
 dd if=/dev/urandom of="$key" bs=1024 count=1 status=none
@@ -257,7 +260,7 @@ log "phase 1: unsharded reference run of ${SPEC#$repo/}"
 "$BGBENCH" run "$SPEC" --out "$TMP/ref" --quiet || fail "unsharded bgbench run failed"
 out1=$TMP/out/sweep1
 log "phase 1: submit.sh, $SHARDS-task array + merge"
-submit submit.sh "$SPEC" "$out1" "$SHARDS"
+submit submit.sh "$SPEC" "$out1" "$SHARDS" --chdir="$TMP"
 wait_queue
 log "array job $array_job: $(job_states "$array_job"); merge job $merge_job: $(job_states "$merge_job")"
 [[ $(job_states "$array_job") == "$SHARDS COMPLETED" ]] || fail "array tasks did not all complete"
@@ -269,7 +272,7 @@ out2=$TMP/out/sweep2
 bad=$((SHARDS / 2))
 touch "$TMP/fail-shard-$bad"
 log "phase 2: submit.sh with shard $bad failing"
-submit submit.sh "$SPEC" "$out2" "$SHARDS"
+submit submit.sh "$SPEC" "$out2" "$SHARDS" --chdir="$TMP"
 wait_queue
 log "array job $array_job: $(job_states "$array_job"); merge job $merge_job: $(job_states "$merge_job")"
 [[ $(job_states "$array_job") == "$((SHARDS - 1)) COMPLETED 1 FAILED" ]] || fail "expected exactly one failed array task"
@@ -284,7 +287,7 @@ log "bgbench merge refuses the incomplete set: $(tail -n1 <<<"$msg")"
 before=$(mtimes "$out2")
 rm "$TMP/fail-shard-$bad"
 log "phase 2: resubmit.sh"
-submit resubmit.sh "$SPEC" "$out2" "$SHARDS"
+submit resubmit.sh "$SPEC" "$out2" "$SHARDS" --chdir="$TMP"
 grep -q "^array_job=[0-9]* array=$bad " <<<"$submitted" || fail "resubmit.sh did not submit exactly --array=$bad"
 wait_queue
 log "array job $array_job: $(job_states "$array_job"); merge job $merge_job: $(job_states "$merge_job")"
@@ -302,7 +305,7 @@ compare "$out2/merged"
 
 # ---- phase 3: full re-submission skips; nothing missing -> merge only --------
 log "phase 3: submit.sh again over the complete sweep"
-submit submit.sh "$SPEC" "$out2" "$SHARDS"
+submit submit.sh "$SPEC" "$out2" "$SHARDS" --chdir="$TMP"
 wait_queue
 [[ $(job_states "$array_job") == "$SHARDS COMPLETED" ]] || fail "re-submitted array did not complete"
 [[ $(job_states "$merge_job") == "1 COMPLETED" ]] || fail "re-merge did not complete"
@@ -312,7 +315,7 @@ skipped=$(cat "$out2"/logs/shard-*.job"$array_job".out | grep -ci skip || true)
 log "all $SHARDS shards skipped, markers unchanged"
 compare "$out2/merged"
 log "phase 3: resubmit.sh with nothing missing"
-submit resubmit.sh "$SPEC" "$out2" "$SHARDS"
+submit resubmit.sh "$SPEC" "$out2" "$SHARDS" --chdir="$TMP"
 [[ -z $array_job ]] || fail "resubmit.sh submitted an array although no shard is missing"
 wait_queue
 [[ $(job_states "$merge_job") == "1 COMPLETED" ]] || fail "merge-only job did not complete"
@@ -331,10 +334,10 @@ log "bgbench merge refuses the inconsistent set: $(tail -n1 <<<"$msg")"
 log "phase 5: sbatch sweep.sbatch without SHARDS: --array=0-1 runs 2 shards, --array=1,3 is refused"
 out5=$TMP/out/sweep5
 mkdir -p "$out5/logs"
-ok=$(BGBENCH=$wrapper sbatch --parsable --array=0-1 --output="$out5/logs/ok-%a.out" \
+ok=$(BGBENCH=$wrapper sbatch --parsable --chdir="$TMP" --array=0-1 --output="$out5/logs/ok-%a.out" \
     Benchmarks/slurm/sweep.sbatch "$SPEC" "$out5") || fail "sbatch failed"
 ok=${ok%%;*}
-refused=$(BGBENCH=$wrapper sbatch --parsable --array=1,3 --output="$out5/logs/refused-%a.out" \
+refused=$(BGBENCH=$wrapper sbatch --parsable --chdir="$TMP" --array=1,3 --output="$out5/logs/refused-%a.out" \
     Benchmarks/slurm/sweep.sbatch "$SPEC" "$out5/partial") || fail "sbatch failed"
 refused=${refused%%;*}
 jobs_ids+=("$ok" "$refused")
