@@ -40,9 +40,8 @@ clean:
 ## tests the scripts' mechanics without building bgbench.
 BGBENCH ?= .build/release/bgbench
 .PHONY: test-slurm
-test-slurm:
+test-slurm: $(if $(filter .build/release/bgbench,$(BGBENCH)),deps)
 	@if [ "$(BGBENCH)" = ".build/release/bgbench" ]; then \
-		$(MAKE) --no-print-directory deps && \
 		$(SWIFT) build -c release --product bgbench; \
 	fi
 	BGBENCH="$(BGBENCH)" Tests/slurm/test-slurm.sh
