@@ -34,3 +34,14 @@ bench: deps
 
 clean:
 	rm -rf .build
+
+## test-slurm: the Slurm job-array scripts on a private one-node Slurm cluster
+## (installs slurm-wlm and munge; needs root). BGBENCH=Tests/slurm/fake-bgbench.sh
+## tests the scripts' mechanics without building bgbench.
+BGBENCH ?= .build/release/bgbench
+.PHONY: test-slurm
+test-slurm: $(if $(filter .build/release/bgbench,$(BGBENCH)),deps)
+	@if [ "$(BGBENCH)" = ".build/release/bgbench" ]; then \
+		$(SWIFT) build -c release --product bgbench; \
+	fi
+	BGBENCH="$(BGBENCH)" Tests/slurm/test-slurm.sh
