@@ -102,9 +102,9 @@ extension TraceApp {
     /// Popularity weights are skewed roughly exponentially across apps, as
     /// Falaki et al. 2010 report for per-user app popularity.
     public static let defaultApps: [TraceApp] = [
-        TraceApp(name: "messaging", contentUpdatesPerHour: 6, contentRhythmAmplitude: 0.8,
+        TraceApp(name: "messaging", contentUpdatesPerHour: 4, contentRhythmAmplitude: 0.8,
                  contentPeakHour: 14, basePopularity: 0.32, habitHour: nil),
-        TraceApp(name: "social", contentUpdatesPerHour: 12, contentRhythmAmplitude: 0.6,
+        TraceApp(name: "social", contentUpdatesPerHour: 6, contentRhythmAmplitude: 0.6,
                  contentPeakHour: 20, basePopularity: 0.24, habitHour: 21.5),
         TraceApp(name: "mail", contentUpdatesPerHour: 2, contentRhythmAmplitude: 0.9,
                  contentPeakHour: 11, basePopularity: 0.13, habitHour: 9),
