@@ -14,10 +14,9 @@ public enum TraceSetWriter {
             let final = directory.appendingPathComponent(file)
             let temp = directory.appendingPathComponent(".\(file).tmp")
             try Data(text.utf8).write(to: temp)
-            if FileManager.default.fileExists(atPath: final.path) {
-                _ = try FileManager.default.replaceItemAt(final, withItemAt: temp)
-            } else {
-                try FileManager.default.moveItem(at: temp, to: final)
+            // POSIX rename replaces an existing file atomically.
+            guard rename(temp.path, final.path) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: final.path])
             }
         }
         func real(_ x: Double) -> String { x.description }
