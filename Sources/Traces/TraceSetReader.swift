@@ -48,6 +48,10 @@ public enum TraceSetReader {
                 throw TraceFormatError(file: TraceSetFile.generator, line: 0, column: 0,
                                        message: "expected the generator's seed, users, days and parameters as JSON: \(error)")
             }
+            if let p = provenance, p.days != days || p.users != users.count {
+                throw TraceFormatError(file: TraceSetFile.generator, line: 0, column: 0,
+                                       message: "expected days \(days) and users \(users.count) as in the CSV files, found days \(p.days) and users \(p.users)")
+            }
         }
         return TraceSet(apps: apps, days: days, users: users, provenance: provenance)
     }
@@ -62,7 +66,13 @@ public enum TraceSetReader {
     /// Every required file present; no unexpected CSV file (a misspelt name
     /// would otherwise go unnoticed).
     private static func checkDirectory(_ directory: URL) throws {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue,
+              let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
+        else {
+            throw TraceFormatError(file: directory.path, line: 0, column: 0,
+                                   message: "expected a readable trace-set directory holding \(TraceSetFile.allCSV.joined(separator: ", "))")
+        }
         for required in TraceSetFile.allCSV where !names.contains(required) {
             throw TraceFormatError(file: required, line: 0, column: 0,
                                    message: "missing file; a trace set needs \(TraceSetFile.allCSV.joined(separator: ", "))")

@@ -30,6 +30,24 @@ public struct TraceApp: Sendable, Hashable, Codable {
         self.basePopularity = basePopularity
         self.habitHour = habitHour
     }
+
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case name, contentUpdatesPerHour, contentRhythmAmplitude, contentPeakHour, basePopularity, habitHour
+    }
+    public static var knownKeys: [String] { CodingKeys.allCases.map(\.stringValue) }
+
+    /// `name` and `contentUpdatesPerHour` are required; a missing rhythm is
+    /// flat (amplitude 0, peak 12), a missing popularity is 0.1, a missing
+    /// habit hour means no habit.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        contentUpdatesPerHour = try c.decode(Double.self, forKey: .contentUpdatesPerHour)
+        contentRhythmAmplitude = try c.value(.contentRhythmAmplitude, or: 0)
+        contentPeakHour = try c.value(.contentPeakHour, or: 12)
+        basePopularity = try c.value(.basePopularity, or: 0.1)
+        habitHour = try c.decodeIfPresent(Double.self, forKey: .habitHour)
+    }
 }
 
 /// One foreground session: the screen is on and `app` is in front during

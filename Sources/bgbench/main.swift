@@ -39,9 +39,10 @@ if args.isEmpty || args == ["--help"] || args == ["-h"] {
     exit(0)
 }
 guard args.removeFirst() == "traces" else { usageError("unknown subcommand; the only one so far is 'traces'") }
-guard let sub = args.first, sub != "--help", sub != "-h" else {
+guard let sub = args.first else { usageError("missing traces subcommand: generate or stats") }
+if sub == "--help" || sub == "-h" {
     print(tracesHelp)
-    exit(args.isEmpty ? 64 : 0)
+    exit(0)
 }
 args.removeFirst()
 switch sub {

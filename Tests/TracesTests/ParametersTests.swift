@@ -33,4 +33,12 @@ final class ParametersTests: XCTestCase {
         XCTAssert(problems.contains { $0.contains("habitRegularity") })
         XCTAssert(problems.contains { $0.contains("apps[0].name") })
     }
+
+    func testAnAppNeedsOnlyANameAndARate() throws {
+        let json = #"{"apps": [{"name": "feed", "contentUpdatesPerHour": 3}]}"#
+        let p = try JSONDecoder().decode(GeneratorParameters.self, from: Data(json.utf8))
+        XCTAssertEqual(p.apps, [TraceApp(name: "feed", contentUpdatesPerHour: 3, basePopularity: 0.1)])
+        XCTAssertEqual(p.problems(), [])
+        XCTAssertThrowsError(try JSONDecoder().decode(TraceApp.self, from: Data(#"{"name": "x"}"#.utf8)))
+    }
 }
