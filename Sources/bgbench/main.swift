@@ -4,7 +4,10 @@
 import Experiments
 import Foundation
 
-let commands: [any Command.Type] = []
+let commands: [any Command.Type] = [
+    RunCommand.self, MergeCommand.self, ReportCommand.self, ValidateCommand.self,
+    PoliciesCommand.self, TracesGenerateCommand.self, TracesStatsCommand.self,
+]
 
 @MainActor
 func printTopHelp() {

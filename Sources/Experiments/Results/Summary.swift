@@ -33,6 +33,19 @@ public enum Aggregation {
         return rows
     }
 
+    /// Configuration `c` against configuration `base` on metric `m`, paired
+    /// by (replication, user).
+    public static func pairedComparison(_ results: ResultSet, metric m: Int, configuration c: Int,
+                                        against base: Int) -> PairedComparison {
+        let byConfiguration = results.rowsByConfiguration()
+        var baseRow: [RunKeyWithoutConfiguration: Int] = [:]
+        for r in byConfiguration[base] { baseRow[RunKeyWithoutConfiguration(results.keys[r])] = r }
+        let pairs = byConfiguration[c].compactMap { r in baseRow[RunKeyWithoutConfiguration(results.keys[r])].map { (r, $0) } }
+        // Equal lengths by construction, so this cannot throw.
+        return try! PairedComparison(pairs.map { results.value(row: $0.0, metric: m) },
+                                     pairs.map { results.value(row: $0.1, metric: m) })
+    }
+
     /// Paired comparisons of every configuration (the baseline included, as
     /// a zero-difference sanity row) against configuration `baseline`, in
     /// configuration then metric order. Runs pair by (replication, user);

@@ -1,0 +1,205 @@
+import Foundation
+import Stats
+
+/// Renders `report.md` and the freshness-versus-energy plot from the
+/// summaries and paired comparisons. Every number in the report comes from
+/// `summary.csv` / `comparison.csv` of the same run: nothing is typed in.
+struct ReportWriter {
+    let spec: ExperimentSpec
+    let specPath: String
+    let results: ResultSet
+    let summaries: [SummaryRow]
+    let comparisons: [ComparisonRow]
+
+    // The metrics the headline uses (names of `runs.csv` columns).
+    static let freshness = "fresh_launch_ratio"
+    static let energy = "energy_total_j"
+    static let days = "days"
+
+    private func summary(_ configuration: String, _ metric: String) -> SampleSummary? {
+        summaries.first { $0.configuration == configuration && $0.metric.name == metric }?.summary
+    }
+
+    private func comparison(_ configuration: String, _ metric: String) -> PairedComparison? {
+        comparisons.first { $0.configuration == configuration && $0.metric.name == metric }?.comparison
+    }
+
+    private var labels: [String] { spec.configurations.map(\.label) }
+    private var baseline: String { labels[spec.baseline] }
+
+    /// Simulated days per user (the `days` column is the same for every run).
+    private var daysPerUser: Double {
+        let d = labels.compactMap { summary($0, Self.days)?.mean }.first ?? .nan
+        return d > 0 ? d : .nan
+    }
+
+    private struct Point {
+        let label: String
+        let fresh: SampleSummary
+        let energy: SampleSummary
+    }
+
+    private var points: [Point] {
+        labels.compactMap { l in
+            guard let f = summary(l, Self.freshness), let e = summary(l, Self.energy) else { return nil }
+            return Point(label: l, fresh: f, energy: e)
+        }
+    }
+
+    private var frontier: Set<String> {
+        let pts = points
+        let idx = ParetoFrontier.frontier(pts.map { .init(label: $0.label, cost: $0.energy.mean, benefit: $0.fresh.mean) })
+        return Set(idx.map { pts[$0].label })
+    }
+
+    func freshnessEnergySVG() -> String {
+        let d = daysPerUser
+        let onFrontier = frontier
+        let plot = SVGPlot(title: "Freshness versus background energy (mean, 95 % CI)",
+                           xLabel: "background energy per user-day (J)", yLabel: "fresh-launch ratio")
+        return plot.scatter(points.map { p in
+            .init(label: p.label, x: p.energy.mean / d, xLow: p.energy.ciLow / d, xHigh: p.energy.ciHigh / d,
+                  y: p.fresh.mean, yLow: p.fresh.ciLow, yHigh: p.fresh.ciHigh,
+                  highlighted: onFrontier.contains(p.label))
+        })
+    }
+
+    func markdown(hasEvents: Bool) -> String {
+        var md = "# BGBench report: \(spec.name)\n\n"
+        if !spec.description.isEmpty { md += spec.description + "\n\n" }
+        md += setup()
+        md += answer()
+        md += headlineTable()
+        md += "![Freshness versus energy](freshness_vs_energy.svg)\n\n"
+        md += frontierSection()
+        md += comparisonTable()
+        md += files(hasEvents: hasEvents)
+        return md
+    }
+
+    private func setup() -> String {
+        var s = "## Setup\n\n"
+        switch spec.world {
+        case let .generated(users, days, parameters):
+            s += "- World: \(users) synthetic users × \(days) days, \(parameters.apps.count) apps (\(parameters.apps.map(\.name).joined(separator: ", "))), habit regularity \(fmt(parameters.usage.habitRegularity, 2)).\n"
+        case let .traces(directory):
+            s += "- World: trace set `\(directory)`.\n"
+        }
+        s += "- Seed \(spec.seed), \(spec.replications) replication\(spec.replications == 1 ? "" : "s"); every configuration simulates the same users (common random numbers), so comparisons are paired by user.\n"
+        s += "- \(labels.count) configurations; baseline for comparisons: `\(baseline)`.\n"
+        s += "- Reproduce: `bgbench run \(specPath)` (bgbench \(BGBenchVersion.current)); the spec is echoed in `manifest.json`.\n\n"
+        return s
+    }
+
+    /// The question the report exists for, answered from the numbers.
+    private func answer() -> String {
+        let pts = points.filter { $0.fresh.mean.isFinite && $0.energy.mean.isFinite }
+        guard let freshest = pts.max(by: { ($0.fresh.mean, -$0.energy.mean) < ($1.fresh.mean, -$1.energy.mean) }) else {
+            return "## Answer\n\nNo configuration produced a finite fresh-launch ratio (no launches?).\n\n"
+        }
+        let d = daysPerUser
+        var s = "## Which policy gives the freshest launches for the least energy?\n\n"
+        s += "- Freshest: `\(freshest.label)`, fresh-launch ratio \(ci(freshest.fresh, 3)) at \(ci(freshest.energy, 1, scale: 1 / d)) J per user-day.\n"
+        // Cheapest configuration whose freshness is statistically indistinguishable
+        // from the freshest one (paired difference CI contains 0) or better.
+        if let comparable = pts.filter({ p in
+            p.label == freshest.label || pairedNotWorse(p.label, than: freshest.label)
+        }).min(by: { $0.energy.mean < $1.energy.mean }), comparable.label != freshest.label {
+            s += "- Cheapest configuration not measurably less fresh than it: `\(comparable.label)`, ratio \(ci(comparable.fresh, 3)) at \(ci(comparable.energy, 1, scale: 1 / d)) J per user-day.\n"
+        }
+        if let base = pts.first(where: { $0.label == baseline }) {
+            let gains = pts.filter { $0.label != baseline && $0.energy.mean > base.energy.mean }
+                .map { p in (p, (p.fresh.mean - base.fresh.mean) / ((p.energy.mean - base.energy.mean) / d)) }
+                .filter { $0.1.isFinite }
+            if let best = gains.max(by: { $0.1 < $1.1 }) {
+                s += "- Most freshness per extra joule over `\(baseline)`: `\(best.0.label)`, +\(fmt(best.1 * 100, 3)) percentage points of fresh launches per extra J per user-day.\n"
+            }
+        }
+        s += "- Pareto frontier (no other configuration is both fresher and cheaper): \(frontierOrder().map { "`\($0)`" }.joined(separator: " → ")).\n\n"
+        return s
+    }
+
+    /// True when `a`'s freshness is not significantly below `b`'s: the 95 %
+    /// interval of the per-user paired difference (a − b) reaches 0.
+    private func pairedNotWorse(_ a: String, than b: String) -> Bool {
+        guard let ia = labels.firstIndex(of: a), let ib = labels.firstIndex(of: b),
+              let m = results.metricIndex(Self.freshness) else { return false }
+        let c = Aggregation.pairedComparison(results, metric: m, configuration: ia, against: ib)
+        return c.ciHigh >= 0 || (c.n > 0 && c.meanDifference >= 0)
+    }
+
+    private func frontierOrder() -> [String] {
+        let f = frontier
+        return points.filter { f.contains($0.label) }.sorted { $0.energy.mean < $1.energy.mean }.map(\.label)
+    }
+
+    private func headlineTable() -> String {
+        let d = daysPerUser
+        var s = "## Results by configuration\n\nMean across users with 95 % Student-t confidence intervals; energy is background energy only.\n\n"
+        s += "| configuration | fresh-launch ratio | mean age at launch (min) | energy (J/user-day) | battery (%/day) | wakes/day | expired tasks/day | J per fresh launch |\n"
+        s += "|---|---|---|---|---|---|---|---|\n"
+        for l in labels {
+            func cell(_ m: String, _ digits: Int, _ scale: Double = 1) -> String {
+                summary(l, m).map { ci($0, digits, scale: scale) } ?? "–"
+            }
+            let name = l == baseline ? "`\(l)` (baseline)" : "`\(l)`"
+            s += "| \(name) | \(cell(Self.freshness, 3)) | \(cell("mean_age_s", 1, 1.0 / 60)) | \(cell(Self.energy, 1, 1 / d)) | \(cell("battery_pct_per_day_bg", 3)) | \(cell("wakes", 1, 1 / d)) | \(cell("tasks_expired", 2, 1 / d)) | \(cell("joules_per_fresh_launch", 2)) |\n"
+        }
+        return s + "\n"
+    }
+
+    private func frontierSection() -> String {
+        let d = daysPerUser
+        var s = "## Pareto frontier\n\nConfigurations that no other configuration beats on both mean freshness and mean energy, cheapest first:\n\n"
+        s += "| configuration | energy (J/user-day) | fresh-launch ratio |\n|---|---|---|\n"
+        let f = frontier
+        for p in points.filter({ f.contains($0.label) }).sorted(by: { $0.energy.mean < $1.energy.mean }) {
+            s += "| `\(p.label)` | \(fmt(p.energy.mean / d, 1)) | \(fmt(p.fresh.mean, 3)) |\n"
+        }
+        return s + "\n"
+    }
+
+    private func comparisonTable() -> String {
+        let d = daysPerUser
+        var s = "## Paired differences against `\(baseline)`\n\nPer-user differences (configuration − baseline), mean with 95 % CI and two-sided paired t-test p-value.\n\n"
+        s += "| configuration | Δ fresh-launch ratio | p | Δ energy (J/user-day) | p |\n|---|---|---|---|---|\n"
+        for l in labels where l != baseline {
+            guard let f = comparison(l, Self.freshness), let e = comparison(l, Self.energy) else { continue }
+            s += "| `\(l)` | \(diff(f, 3)) | \(pValue(f.pValue)) | \(diff(e, 1, scale: 1 / d)) | \(pValue(e.pValue)) |\n"
+        }
+        return s + "\n"
+    }
+
+    private func files(hasEvents: Bool) -> String {
+        var s = "## Files\n\n- `runs.csv`: one row per configuration × replication × user (columns and units: Docs/Outputs.md).\n"
+        s += "- `summary.csv`: per configuration and metric: n, mean, sd, 95 % CI, median, p95.\n"
+        s += "- `comparison.csv`: every metric paired against the baseline.\n"
+        if hasEvents { s += "- `events.csv`: every launch, content update, task run and device-state change.\n" }
+        s += "- `manifest.json`: version, toolchain, spec, seed, threads, wall time.\n"
+        return s
+    }
+
+    // MARK: Number formatting (fixed digits: stable bytes)
+
+    private func fmt(_ v: Double, _ digits: Int) -> String {
+        v.isFinite ? String(format: "%.\(digits)f", v) : "–"
+    }
+
+    private func ci(_ s: SampleSummary, _ digits: Int, scale: Double = 1) -> String {
+        guard s.mean.isFinite else { return "–" }
+        guard s.ciLow.isFinite else { return fmt(s.mean * scale, digits) }
+        return "\(fmt(s.mean * scale, digits)) [\(fmt(s.ciLow * scale, digits)), \(fmt(s.ciHigh * scale, digits))]"
+    }
+
+    private func diff(_ c: PairedComparison, _ digits: Int, scale: Double = 1) -> String {
+        guard c.meanDifference.isFinite else { return "–" }
+        let sign = c.meanDifference * scale >= 0 ? "+" : ""
+        guard c.ciLow.isFinite else { return sign + fmt(c.meanDifference * scale, digits) }
+        return "\(sign)\(fmt(c.meanDifference * scale, digits)) [\(fmt(c.ciLow * scale, digits)), \(fmt(c.ciHigh * scale, digits))]"
+    }
+
+    private func pValue(_ p: Double) -> String {
+        guard p.isFinite else { return "–" }
+        return p < 0.001 ? "< 0.001" : String(format: "%.3f", p)
+    }
+}

@@ -1,0 +1,127 @@
+import Device
+import Foundation
+import Stats
+import Synchronization
+import Traces
+
+/// Runs an experiment (or one shard of it): every configuration on every
+/// (replication, user) work item, in parallel, with results in a fixed order.
+///
+/// Determinism: a work item's result depends only on the spec, the seed,
+/// the replication and the user index — each user's world comes from its own
+/// random streams (`Stats.StreamKey`), each policy gets a fresh copy of its
+/// prototype — so the output is the same for any thread count or sharding.
+/// All configurations of a user run back to back on the same trace (common
+/// random numbers), and the trace is dropped afterwards: memory does not grow
+/// with the population, only with the result rows.
+public struct Runner: Sendable {
+    public let spec: ExperimentSpec
+    /// Trace set loaded once for a `traces` world; nil for a generated one.
+    let traceSet: TraceSet?
+    let policies: [any SchedulingPolicy]
+
+    public init(spec: ExperimentSpec) throws {
+        self.spec = spec
+        if case let .traces(directory) = spec.world {
+            traceSet = try TraceSetReader.read(directory: URL(fileURLWithPath: directory))
+        } else {
+            traceSet = nil
+        }
+        var made: [any SchedulingPolicy] = []
+        for c in spec.configurations { made.append(try PolicyFactory.make(c.policy, path: c.path)) }
+        policies = made
+    }
+
+    public var users: Int {
+        switch spec.world {
+        case let .generated(users, _, _): users
+        case .traces: traceSet?.users.count ?? 0
+        }
+    }
+
+    /// Work items: (replication, user) pairs, replication-major.
+    public var itemCount: Int { users * spec.replications }
+
+    /// The metrics in `runs.csv` order.
+    public static let metrics: [MetricDescriptor] = UserMetrics.columns.map {
+        MetricDescriptor(name: $0.name, unit: $0.unit, description: $0.description)
+    }
+
+    /// The result of one work item: one metrics row per configuration, and
+    /// the event-log CSV lines when asked for.
+    struct ItemResult: Sendable {
+        var rows: [[Double]]
+        var events: String
+    }
+
+    /// Seed of replication r's world: independent streams per replication.
+    func worldSeed(replication r: Int) -> UInt64 {
+        StreamKey.derive(seed: spec.seed, user: UInt64(r), stream: "replication")
+    }
+
+    func trace(replication r: Int, user u: Int) -> DeviceTrace {
+        switch spec.world {
+        case let .generated(_, days, parameters):
+            let generator = PopulationGenerator(parameters: parameters, seed: worldSeed(replication: r), days: days)
+            return DeviceTrace(generator.user(u), apps: parameters.apps)
+        case .traces:
+            let set = traceSet!
+            return DeviceTrace(set.users[u], apps: set.apps)
+        }
+    }
+
+    func runItem(_ item: Int, events: Bool) -> ItemResult {
+        let r = item / users, u = item % users
+        let trace = trace(replication: r, user: u)
+        let key = StreamKey.derive(seed: worldSeed(replication: r), user: UInt64(u), stream: "device")
+        var result = ItemResult(rows: [], events: "")
+        result.rows.reserveCapacity(policies.count)
+        for (c, policy) in policies.enumerated() {
+            let metrics: UserMetrics
+            if events {
+                let (m, log) = simulateDeviceWithLog(trace: trace, configuration: spec.device, policy: policy, randomKey: key)
+                metrics = m
+                let prefix = CSV.field(spec.configurations[c].label) + ",\(r),\(u),"
+                for e in log.events { result.events += prefix + e.csvLine + "\n" }
+            } else {
+                metrics = simulateDevice(trace: trace, configuration: spec.device, policy: policy, randomKey: key)
+            }
+            result.rows.append(UserMetrics.columns.map { $0.value(metrics) })
+        }
+        return result
+    }
+
+    /// What a run produced, before it is written.
+    public struct Output: Sendable {
+        public var results: ResultSet
+        /// `events.csv` body (header included) when events were asked for.
+        public var events: String?
+        /// Simulation events processed (for throughput figures).
+        public var itemCount: Int
+    }
+
+    /// Runs the items of `shard` on `threads` threads. Returns nil when
+    /// `shouldStop` became true before the end (nothing is returned partial).
+    public func run(shard: Shard = .whole, threads: Int, events: Bool = false,
+                    shouldStop: @escaping @Sendable () -> Bool = { false },
+                    progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) -> Output? {
+        let items = shard.items(of: itemCount)
+        let total = items.count
+        let results = WorkQueue.map(items, threads: threads, shouldStop: shouldStop,
+                                    progress: { progress($0, total) }) { runItem($0, events: events) }
+        guard !shouldStop(), results.allSatisfy({ $0 != nil }) else { return nil }
+
+        var set = ResultSet(configurations: spec.configurations.map(\.label), metrics: Self.metrics)
+        for c in spec.configurations.indices {
+            for (k, item) in items.enumerated() {
+                set.append(RunKey(configuration: c, replication: item / users, user: item % users), results[k]!.rows[c])
+            }
+        }
+        var log: String? = nil
+        if events {
+            log = CSV.line(["configuration", "replication", "user"] + DeviceEvent.columns.map(\.name))
+                + results.map { $0!.events }.joined()
+        }
+        return Output(results: set, events: log, itemCount: total)
+    }
+}

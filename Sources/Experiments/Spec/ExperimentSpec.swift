@@ -1,0 +1,135 @@
+import Device
+import Foundation
+import SimCore
+import Traces
+
+/// An experiment file, parsed and checked. The schema, key by key, is in
+/// `Docs/ExperimentSpec.md`; ``knownKeys`` is the top level.
+public struct ExperimentSpec: Sendable {
+    /// Where the simulated users come from.
+    public enum World: Sendable {
+        /// `users` users × `days` days from the synthetic generators.
+        case generated(users: Int, days: Int, parameters: GeneratorParameters)
+        /// A trace set directory (absolute, or resolved against the spec's directory).
+        case traces(directory: String)
+    }
+
+    public var name: String
+    public var description: String
+    /// Experiment seed: every random stream derives from it.
+    public var seed: UInt64
+    /// Independent worlds per user (each with its own streams).
+    public var replications: Int
+    public var world: World
+    public var device: DeviceConfiguration
+    /// Expanded policy grid, in spec order.
+    public var configurations: [ExperimentConfiguration]
+    /// Index into ``configurations`` of the comparison baseline.
+    public var baseline: Int
+    /// The spec as written, echoed into `manifest.json` and `report.md`.
+    public var source: JSONValue
+    /// The file it was read from, if any.
+    public var file: String?
+
+    public static let knownKeys = ["name", "description", "seed", "replications", "population",
+                                   "traces", "device", "policies", "baseline"]
+    static let populationKeys = ["users", "days", "generator"]
+
+    /// Reads and checks a spec file. Every error names the file and a JSON path.
+    public static func load(path: String) throws(SpecError) -> ExperimentSpec {
+        let text: String
+        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw SpecError(file: path, path: "$", message: "cannot read the file (\(error.localizedDescription))")
+        }
+        do {
+            var spec = try parse(text)
+            spec.file = path
+            if case let .traces(dir) = spec.world, !dir.hasPrefix("/") {
+                let base = URL(fileURLWithPath: path).deletingLastPathComponent()
+                spec.world = .traces(directory: base.appendingPathComponent(dir).standardized.path)
+            }
+            return spec
+        } catch {
+            var e = error
+            e.file = path
+            throw e
+        }
+    }
+
+    /// Parses spec text (no file: trace paths stay as written).
+    public static func parse(_ text: String) throws(SpecError) -> ExperimentSpec {
+        let root: JSONValue
+        do { root = try JSONParser.parse(text) } catch {
+            throw SpecError(path: "$", message: "not valid JSON: \(error.description)")
+        }
+        let node = JSONNode(root)
+        let f = try node.object(knownKeys: knownKeys)
+        func required(_ key: String) throws(SpecError) -> JSONNode {
+            guard let n = f[key] else { throw node.error("required key \"\(key)\" is missing") }
+            return n
+        }
+        let name = try required("name").string()
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+            throw SpecError(path: "$.name", message: "expected a non-empty name of letters, digits, '-', '_' or '.'")
+        }
+        let seed = try required("seed").int(in: 0...Int(Int64.max))
+        let replications = try f["replications"]?.int(in: 1...10_000) ?? 1
+
+        let world: World
+        switch (f["population"], f["traces"]) {
+        case let (pop?, nil):
+            let p = try pop.object(knownKeys: populationKeys)
+            guard let users = p["users"], let days = p["days"] else {
+                throw pop.error("population needs \"users\" and \"days\"")
+            }
+            let parameters = try p["generator"].map { g throws(SpecError) in
+                try CodableFromJSON.decode(GeneratorParameters.self, from: g)
+            } ?? .default
+            if let problem = parameters.problems().first {
+                throw SpecError(path: "$.population.generator", message: problem)
+            }
+            world = .generated(users: try users.int(in: 1...100_000_000), days: try days.int(in: 1...3650),
+                               parameters: parameters)
+        case let (nil, traces?):
+            world = .traces(directory: try traces.string())
+        case (nil, nil):
+            throw node.error("give either \"population\" (synthetic users) or \"traces\" (a trace set directory)")
+        case (_?, _?):
+            throw SpecError(path: "$.traces", message: "give either \"population\" or \"traces\", not both")
+        }
+
+        let device = try f["device"].map { d throws(SpecError) in
+            try CodableFromJSON.decode(DeviceConfiguration.self, from: d)
+        } ?? DeviceConfiguration()
+
+        let policiesNode = try required("policies")
+        var configurations: [ExperimentConfiguration] = []
+        for entry in try policiesNode.array() {
+            configurations += try PolicyGrid.expand(entry)
+        }
+        guard !configurations.isEmpty else { throw policiesNode.error("at least one policy is needed") }
+        var seen: [String: String] = [:]
+        for c in configurations {
+            if let other = seen[c.label] {
+                throw SpecError(path: c.path, message: "configuration label \"\(c.label)\" repeats the one from \(other); add a distinct \"label\"")
+            }
+            seen[c.label] = c.path
+        }
+        for c in configurations {
+            do { _ = try PolicyFactory.make(c.policy, path: c.path) } catch { throw error }
+        }
+
+        var baseline = 0
+        if let b = f["baseline"] {
+            let label = try b.string()
+            guard let i = configurations.firstIndex(where: { $0.label == label }) else {
+                throw b.error("baseline \"\(label)\" is not a configuration label; labels: \(configurations.map(\.label).joined(separator: ", "))")
+            }
+            baseline = i
+        }
+        return ExperimentSpec(
+            name: name, description: try f["description"]?.string() ?? "", seed: UInt64(seed),
+            replications: replications, world: world, device: device, configurations: configurations,
+            baseline: baseline, source: root, file: nil)
+    }
+}

@@ -1,0 +1,79 @@
+import Experiments
+
+struct MergeCommand: Command {
+    static let path = ["merge"]
+    static let overview = "Combine the shard directories of a sharded run into exactly the unsharded result."
+    static let usage = "bgbench merge --out <dir> <shard-dir>..."
+    static let arguments = [("<shard-dir>", "Directories written by 'bgbench run --shard i/n', all n of them.")]
+    static let options = [("--out <dir>", "Directory for the merged result (created if absent).")]
+
+    let out: String, shards: [String]
+
+    init(parsing args: inout ArgumentList) throws(UsageError) {
+        guard let out = try args.option("--out") else { throw UsageError("--out is required") }
+        self.out = out
+        shards = try args.positionals()
+        guard !shards.isEmpty else { throw UsageError("give the shard directories to merge") }
+    }
+
+    func run() throws {
+        do {
+            let runs = try ExperimentCommands.merge(shardDirectories: shards, out: out)
+            print("merged \(shards.count) shards (\(runs) runs) into \(out)")
+        } catch let e as ExperimentCommands.MergeError {
+            throw CommandFailure.badInput(e.message)
+        }
+    }
+}
+
+struct ReportCommand: Command {
+    static let path = ["report"]
+    static let overview = "Re-render report.md, summary.csv, comparison.csv and plots of a run directory from its runs.csv."
+    static let usage = "bgbench report <dir>"
+    static let arguments = [("<dir>", "Output directory of 'bgbench run' or 'bgbench merge'.")]
+    static let options: [(String, String)] = []
+
+    let directory: String
+
+    init(parsing args: inout ArgumentList) throws(UsageError) {
+        let rest = try args.positionals()
+        guard rest.count == 1 else { throw UsageError("report takes exactly one directory") }
+        directory = rest[0]
+    }
+
+    func run() throws {
+        try ExperimentCommands.report(directory: directory)
+        print("re-rendered \(directory)/report.md")
+    }
+}
+
+struct ValidateCommand: Command {
+    static let path = ["validate"]
+    static let overview = "Check an experiment file without running it; errors name the JSON path."
+    static let usage = "bgbench validate <spec>"
+    static let arguments = [("<spec>", "Experiment file (JSON).")]
+    static let options: [(String, String)] = []
+
+    let spec: String
+
+    init(parsing args: inout ArgumentList) throws(UsageError) {
+        let rest = try args.positionals()
+        guard rest.count == 1 else { throw UsageError("validate takes exactly one spec file") }
+        spec = rest[0]
+    }
+
+    func run() throws { print(try ExperimentCommands.validate(specPath: spec)) }
+}
+
+struct PoliciesCommand: Command {
+    static let path = ["policies"]
+    static let overview = "List every scheduling policy with its parameters, defaults and what it does."
+    static let usage = "bgbench policies"
+    static let options: [(String, String)] = []
+
+    init(parsing args: inout ArgumentList) throws(UsageError) {
+        guard try args.positionals().isEmpty else { throw UsageError("policies takes no arguments") }
+    }
+
+    func run() throws { print(ExperimentCommands.policyListing(), terminator: "") }
+}

@@ -1,0 +1,108 @@
+import Dispatch
+import Experiments
+import Foundation
+import Synchronization
+
+struct RunCommand: Command {
+    static let path = ["run"]
+    static let overview = "Run an experiment: every policy configuration on every simulated user."
+    static let usage = "bgbench run <spec> [--out <dir>] [--threads <n>] [--shard <i>/<n>] [--events] [--quiet]"
+    static let arguments = [("<spec>", "Experiment file (JSON; schema in Docs/ExperimentSpec.md).")]
+    static let options = [
+        ("--out <dir>", "Output directory (default: Reports/<spec name>)."),
+        ("--threads <n>", "Worker threads (default: all cores). Results are identical for any value."),
+        ("--shard <i>/<n>", "Run only shard i of n (0 <= i < n) and write a partial result for 'bgbench merge'. A shard already complete in <dir> is skipped."),
+        ("--events", "Also write events.csv: every launch, content update, task run and state change (large)."),
+        ("--quiet", "No progress on stderr (progress is shown only when stderr is a terminal)."),
+    ]
+
+    let spec: String, out: String?, threads: Int, shard: Shard?, events: Bool, quiet: Bool
+
+    init(parsing args: inout ArgumentList) throws(UsageError) {
+        out = try args.option("--out")
+        threads = try args.intOption("--threads", in: 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
+        if let s = try args.option("--shard") {
+            guard let parsed = Shard(parsing: s) else {
+                throw UsageError("--shard expects i/n with 0 <= i < n, e.g. 0/4, got \"\(s)\"")
+            }
+            shard = parsed
+        } else {
+            shard = nil
+        }
+        events = args.flag("--events")
+        quiet = args.flag("--quiet", "-q")
+        let rest = try args.positionals()
+        guard rest.count == 1 else { throw UsageError(rest.isEmpty ? "missing <spec>" : "expected one spec file, got \(rest.count) arguments") }
+        spec = rest[0]
+    }
+
+    func run() throws {
+        let stop = Interrupt.install()
+        let progress = ProgressReporter(enabled: !quiet && isatty(STDERR_FILENO) == 1)
+        let result = try ExperimentCommands.run(.init(
+            specPath: spec, out: out, threads: threads, shard: shard, events: events,
+            progress: { progress.update(done: $0, total: $1) },
+            shouldStop: { stop.isSet }))
+        progress.finish()
+        switch result {
+        case let .completed(dir, runs, wall):
+            if !quiet {
+                let what = shard.map { "shard \($0) (\(runs) runs)" } ?? "\(runs) runs"
+                print("wrote \(what) to \(dir) in \(String(format: "%.1f", wall)) s on \(threads) thread\(threads == 1 ? "" : "s")")
+            }
+        case let .skipped(dir):
+            print("shard \(shard!) already complete in \(dir) for this spec; skipped")
+        case .interrupted:
+            throw CommandFailure.interrupted()
+        }
+    }
+}
+
+/// Ctrl-C (SIGINT) or SIGTERM sets a flag that the workers poll; the run
+/// then stops taking work and nothing is written.
+final class Interrupt: Sendable {
+    private let flag = Atomic<Bool>(false)
+    private nonisolated(unsafe) static var sources: [DispatchSourceSignal] = []
+
+    var isSet: Bool { flag.load(ordering: .relaxed) }
+
+    static func install() -> Interrupt {
+        let interrupt = Interrupt()
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { interrupt.flag.store(true, ordering: .relaxed) }
+            source.resume()
+            sources.append(source)
+        }
+        return interrupt
+    }
+}
+
+/// `done/total runs, rate, ETA` on one stderr line, at most 4 times a second.
+final class ProgressReporter: Sendable {
+    private let enabled: Bool
+    private let start = Date()
+    private let lastPrint = Mutex<Double>(0)
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    func update(done: Int, total: Int) {
+        guard enabled else { return }
+        let t = Date().timeIntervalSince(start)
+        let due = lastPrint.withLock { last -> Bool in
+            guard t - last >= 0.25 || done == total else { return false }
+            last = t
+            return true
+        }
+        guard due else { return }
+        let rate = Double(done) / max(t, 1e-9)
+        let eta = rate > 0 ? Double(total - done) / rate : 0
+        let line = String(format: "\r%d/%d users done, %.1f users/s, ETA %.0f s   ", done, total, rate, eta)
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    func finish() {
+        if enabled { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}

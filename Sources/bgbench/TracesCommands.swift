@@ -1,0 +1,50 @@
+import Experiments
+import Foundation
+
+struct TracesGenerateCommand: Command {
+    static let path = ["traces", "generate"]
+    static let overview = "Generate a synthetic trace set (usage, power, network, content) as CSV files."
+    static let usage = "bgbench traces generate --users <n> --days <d> --seed <s> --out <dir>"
+    static let options = [
+        ("--users <n>", "Number of users (>= 1)."),
+        ("--days <d>", "Days per user (>= 1); day 0 is a Monday."),
+        ("--seed <s>", "Seed; the same seed gives byte-identical files."),
+        ("--out <dir>", "Directory to write (created if absent); see Datasets/README.md for the format."),
+    ]
+
+    let users: Int, days: Int, seed: UInt64, out: String
+
+    init(parsing args: inout ArgumentList) throws(UsageError) {
+        guard let users = try args.intOption("--users", in: 1...10_000_000) else { throw UsageError("--users is required") }
+        guard let days = try args.intOption("--days", in: 1...3650) else { throw UsageError("--days is required") }
+        guard let seedText = try args.option("--seed") else { throw UsageError("--seed is required") }
+        guard let seed = UInt64(seedText) else { throw UsageError("--seed expects an unsigned whole number, got \"\(seedText)\"") }
+        guard let out = try args.option("--out") else { throw UsageError("--out is required") }
+        guard try args.positionals().isEmpty else { throw UsageError("traces generate takes no positional arguments") }
+        self.users = users; self.days = days; self.seed = seed; self.out = out
+    }
+
+    func run() throws {
+        print(try TraceCommands.generate(users: users, days: days, seed: seed, out: URL(fileURLWithPath: out)))
+    }
+}
+
+struct TracesStatsCommand: Command {
+    static let path = ["traces", "stats"]
+    static let overview = "Statistics of a trace set as a markdown table, to check it against published figures."
+    static let usage = "bgbench traces stats <dir>"
+    static let arguments = [("<dir>", "A trace set directory (read strictly; errors name file, line and column).")]
+    static let options: [(String, String)] = []
+
+    let directory: String
+
+    init(parsing args: inout ArgumentList) throws(UsageError) {
+        let rest = try args.positionals()
+        guard rest.count == 1 else { throw UsageError("traces stats takes exactly one directory") }
+        directory = rest[0]
+    }
+
+    func run() throws {
+        print(try TraceCommands.stats(directory: URL(fileURLWithPath: directory)), terminator: "")
+    }
+}
