@@ -1,0 +1,395 @@
+// Reads a trace-set directory strictly (formats: Datasets/README.md).
+//
+// Every problem is an error naming the file, the 1-based line and column
+// (column 0 = the whole line, line 0 = the whole file) and what was expected.
+// Nothing is skipped or repaired: a converted real trace either matches the
+// format exactly or the researcher learns precisely where it does not.
+import Foundation
+import SimCore
+
+/// A trace-set file that does not match the format.
+public struct TraceFormatError: Error, Equatable, CustomStringConvertible {
+    /// File name inside the trace-set directory, e.g. `sessions.csv`.
+    public let file: String
+    /// 1-based line number; 0 when the problem concerns the whole file.
+    public let line: Int
+    /// 1-based column (field) number; 0 when the problem concerns the whole line.
+    public let column: Int
+    public let message: String
+
+    public init(file: String, line: Int, column: Int, message: String) {
+        self.file = file; self.line = line; self.column = column; self.message = message
+    }
+
+    public var description: String { "\(file):\(line):\(column): \(message)" }
+}
+
+public enum TraceSetReader {
+    /// Reads and validates the whole trace set in `directory`.
+    public static func read(directory: URL) throws -> TraceSet {
+        try checkDirectory(directory)
+        let days = try readTraceSetFile(directory)
+        let horizon = SimTime(day: days).microseconds
+        let apps = try readApps(directory)
+        var users = try readUsers(directory, appCount: apps.count, horizon: SimTime(microseconds: horizon))
+        let position = Dictionary(uniqueKeysWithValues: users.enumerated().map { ($1.profile.index, $0) })
+        let ctx = Context(position: position, appCount: apps.count, horizon: horizon, days: days)
+        try readSessions(directory, ctx, &users)
+        try readCharging(directory, ctx, &users)
+        try readLowPowerMode(directory, ctx, &users)
+        try readNetwork(directory, ctx, &users)
+        try readContent(directory, ctx, &users)
+        var provenance: TraceProvenance?
+        let generator = directory.appendingPathComponent(TraceSetFile.generator)
+        if FileManager.default.fileExists(atPath: generator.path) {
+            do {
+                provenance = try JSONDecoder().decode(TraceProvenance.self, from: Data(contentsOf: generator))
+            } catch {
+                throw TraceFormatError(file: TraceSetFile.generator, line: 0, column: 0,
+                                       message: "expected the generator's seed, users, days and parameters as JSON: \(error)")
+            }
+        }
+        return TraceSet(apps: apps, days: days, users: users, provenance: provenance)
+    }
+
+    private struct Context {
+        let position: [Int: Int]
+        let appCount: Int
+        let horizon: Int64
+        let days: Int
+    }
+
+    /// Every required file present; no unexpected CSV file (a misspelt name
+    /// would otherwise go unnoticed).
+    private static func checkDirectory(_ directory: URL) throws {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for required in TraceSetFile.allCSV where !names.contains(required) {
+            throw TraceFormatError(file: required, line: 0, column: 0,
+                                   message: "missing file; a trace set needs \(TraceSetFile.allCSV.joined(separator: ", "))")
+        }
+        for name in names.sorted() where name.hasSuffix(".csv") && !TraceSetFile.allCSV.contains(name) {
+            throw TraceFormatError(file: name, line: 0, column: 0,
+                                   message: "unexpected CSV file; a trace set holds only \(TraceSetFile.allCSV.joined(separator: ", "))")
+        }
+    }
+
+    private static func readTraceSetFile(_ dir: URL) throws -> Int {
+        var days: Int?
+        try CSVRows.forEach(dir, TraceSetFile.traceSet) { row in
+            if days != nil { throw row.error(0, "expected exactly one data row") }
+            try row.expectCount()
+            guard row[0] == TraceSetFile.formatVersion else {
+                throw row.error(1, "expected format \"\(TraceSetFile.formatVersion)\", found \"\(row[0])\"")
+            }
+            days = try row.int(2, min: 1, what: "the number of days")
+        }
+        guard let days else {
+            throw TraceFormatError(file: TraceSetFile.traceSet, line: 2, column: 0,
+                                   message: "expected one data row: format,days")
+        }
+        return days
+    }
+
+    private static func readApps(_ dir: URL) throws -> [TraceApp] {
+        var apps: [TraceApp] = []
+        try CSVRows.forEach(dir, TraceSetFile.apps) { row in
+            try row.expectCount()
+            let index = try row.int(1, min: 0, what: "the app index")
+            guard index == apps.count else {
+                throw row.error(1, "expected app index \(apps.count) (apps are numbered 0, 1, 2, ... in order), found \(index)")
+            }
+            let name = String(row[1])
+            guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_" || $0 == "-") }) else {
+                throw row.error(2, "expected an app name of [a-z0-9_-]+, found \"\(name)\"")
+            }
+            if apps.contains(where: { $0.name == name }) { throw row.error(2, "duplicate app name \"\(name)\"") }
+            let habit: Double? = row[6].isEmpty ? nil : try row.real(7, in: 0..<24, what: "a habit hour in [0, 24) or empty")
+            apps.append(TraceApp(
+                name: name,
+                contentUpdatesPerHour: try row.real(3, min: 0, what: "updates per hour >= 0"),
+                contentRhythmAmplitude: try row.real(4, in: 0..<1.000_000_1, what: "a rhythm amplitude in [0, 1]"),
+                contentPeakHour: try row.real(5, in: 0..<24, what: "a peak hour in [0, 24)"),
+                basePopularity: try row.real(6, min: 0, what: "a popularity >= 0"),
+                habitHour: habit))
+        }
+        if apps.isEmpty {
+            throw TraceFormatError(file: TraceSetFile.apps, line: 2, column: 0, message: "expected at least one app")
+        }
+        return apps
+    }
+
+    private static func readUsers(_ dir: URL, appCount: Int, horizon: SimTime) throws -> [UserTrace] {
+        var users: [UserTrace] = []
+        try CSVRows.forEach(dir, TraceSetFile.users) { row in
+            try row.expectCount()
+            let index = try row.int(1, min: 0, what: "a user index >= 0")
+            if let last = users.last, index <= last.profile.index {
+                throw row.error(1, "expected users in strictly increasing order (after user \(last.profile.index)), found \(index)")
+            }
+            guard let intensity = IntensityClass(rawValue: String(row[1])) else {
+                throw row.error(2, "expected light, moderate or heavy, found \"\(row[1])\"")
+            }
+            var bar = [Bool](repeating: true, count: appCount)
+            if !row[10].isEmpty {
+                for part in row[10].split(separator: ";", omittingEmptySubsequences: false) {
+                    guard let app = Int(part), (0..<appCount).contains(app) else {
+                        throw row.error(11, "expected app indices in 0..<\(appCount) separated by ';', found \"\(part)\"")
+                    }
+                    bar[app] = false
+                }
+            }
+            let profile = UserProfile(
+                index: index, intensity: intensity,
+                meanSessionsPerDay: try row.real(3, min: 0, what: "sessions per day >= 0"),
+                screenOnDrainWatts: try row.real(4, min: 0, what: "a power in W >= 0"),
+                idleDrainWatts: try row.real(5, min: 0, what: "a power in W >= 0"),
+                chargingWatts: try row.real(6, min: 0, what: "a power in W >= 0"),
+                batteryCapacityWh: try row.real(7, min: .leastNonzeroMagnitude, what: "a capacity in Wh > 0"),
+                initialBatteryPercent: try row.real(8, in: 0..<100.000_000_1, what: "a battery level in [0, 100] %"),
+                lowPowerModeAccept20Probability: try row.real(9, in: 0..<1.000_000_1, what: "a probability in [0, 1]"),
+                lowPowerModeAccept10Probability: try row.real(10, in: 0..<1.000_000_1, what: "a probability in [0, 1]"),
+                backgroundAppRefreshEnabled: bar)
+            users.append(UserTrace(profile: profile, horizon: horizon, sessions: [], charging: [], network: [],
+                                   contentUpdates: Array(repeating: [], count: appCount), lowPowerModeDecisions: []))
+        }
+        return users
+    }
+
+    /// The position of the row's user in `users`, checking that users come in
+    /// the users.csv order.
+    private static func user(_ row: CSVRow, _ ctx: Context, after previous: Int?) throws -> Int {
+        let id = try row.int(1, min: 0, what: "a user index")
+        guard let pos = ctx.position[id] else { throw row.error(1, "unknown user \(id): not in users.csv") }
+        if let previous, pos < previous {
+            throw row.error(1, "expected rows grouped by user in users.csv order; user \(id) comes after a later user")
+        }
+        return pos
+    }
+
+    /// [start, end) in columns 2 and 3, inside [0, horizon], start < end.
+    private static func interval(_ row: CSVRow, _ ctx: Context) throws -> (Int64, Int64) {
+        let s = try row.int64(2, in: 0...ctx.horizon, what: "a start time in µs in [0, \(ctx.horizon)] (the horizon)")
+        let e = try row.int64(3, in: 0...ctx.horizon, what: "an end time in µs in [0, \(ctx.horizon)] (the horizon)")
+        guard e > s else { throw row.error(3, "expected end_us > start_us (\(s)), found \(e)") }
+        return (s, e)
+    }
+
+    private static func readSessions(_ dir: URL, _ ctx: Context, _ users: inout [UserTrace]) throws {
+        var previous: Int?
+        try CSVRows.forEach(dir, TraceSetFile.sessions) { row in
+            try row.expectCount()
+            let pos = try user(row, ctx, after: previous)
+            let (s, e) = try interval(row, ctx)
+            let app = try row.int(4, min: 0, what: "an app index")
+            guard app < ctx.appCount else { throw row.error(4, "unknown app \(app): apps.csv has 0..<\(ctx.appCount)") }
+            if pos == previous, let last = users[pos].sessions.last, s < last.end.microseconds {
+                throw row.error(2, "expected sessions sorted and not overlapping: start \(s) is before the previous session's end \(last.end.microseconds)")
+            }
+            users[pos].sessions.append(Session(start: SimTime(microseconds: s), end: SimTime(microseconds: e), app: app))
+            previous = pos
+        }
+    }
+
+    private static func readCharging(_ dir: URL, _ ctx: Context, _ users: inout [UserTrace]) throws {
+        var previous: Int?
+        try CSVRows.forEach(dir, TraceSetFile.charging) { row in
+            try row.expectCount()
+            let pos = try user(row, ctx, after: previous)
+            let (s, e) = try interval(row, ctx)
+            if pos == previous, let last = users[pos].charging.last, s < last.end.microseconds {
+                throw row.error(2, "expected charging intervals sorted and not overlapping: start \(s) is before the previous interval's end \(last.end.microseconds)")
+            }
+            users[pos].charging.append(ChargingInterval(start: SimTime(microseconds: s), end: SimTime(microseconds: e)))
+            previous = pos
+        }
+    }
+
+    /// Every user has exactly 2 · days rows: day 0 at 20 then 10, day 1, ...
+    private static func readLowPowerMode(_ dir: URL, _ ctx: Context, _ users: inout [UserTrace]) throws {
+        var previous: Int?
+        var lastLine = 1
+        func expectComplete(_ pos: Int, line: Int) throws {
+            let n = users[pos].lowPowerModeDecisions.count
+            guard n == 2 * ctx.days else {
+                throw TraceFormatError(file: TraceSetFile.lowPowerMode, line: line, column: 0,
+                                       message: "user \(users[pos].profile.index) has \(n) decisions; expected \(2 * ctx.days) (day 0..<\(ctx.days), thresholds 20 and 10)")
+            }
+        }
+        try CSVRows.forEach(dir, TraceSetFile.lowPowerMode) { row in
+            try row.expectCount()
+            let pos = try user(row, ctx, after: previous)
+            if let previous, pos != previous { try expectComplete(previous, line: row.line) }
+            let firstUnseen = previous.map { $0 + 1 } ?? 0
+            if pos > firstUnseen { for skipped in firstUnseen..<pos { try expectComplete(skipped, line: row.line) } }
+            let n = users[pos].lowPowerModeDecisions.count
+            let day = try row.int(2, min: 0, what: "a day index")
+            let threshold = try row.int(3, min: 0, what: "20 or 10")
+            let accepts = try row.bool(4)
+            guard day == n / 2 else {
+                throw row.error(2, "expected day \(n / 2) (one row per day and threshold, days in order, each day 0..<\(ctx.days) once), found \(day)")
+            }
+            guard day < ctx.days else { throw row.error(2, "expected a day in 0..<\(ctx.days), found \(day)") }
+            let expected = n % 2 == 0 ? 20 : 10
+            guard threshold == expected else { throw row.error(3, "expected threshold \(expected) (20 then 10 each day), found \(threshold)") }
+            users[pos].lowPowerModeDecisions.append(LowPowerModeDecision(day: day, thresholdPercent: threshold, accepts: accepts))
+            previous = pos
+            lastLine = row.line
+        }
+        let from = previous ?? 0
+        for pos in from..<users.count { try expectComplete(pos, line: lastLine + 1) }
+    }
+
+    /// Every user's intervals tile [0, horizon): first at 0, each starting at
+    /// the previous end, last ending at the horizon.
+    private static func readNetwork(_ dir: URL, _ ctx: Context, _ users: inout [UserTrace]) throws {
+        var previous: Int?
+        var lastLine = 1
+        func expectComplete(_ pos: Int, line: Int) throws {
+            let end = users[pos].network.last?.end.microseconds
+            guard end == ctx.horizon else {
+                let found = end.map { "they end at \($0)" } ?? "there are none"
+                throw TraceFormatError(file: TraceSetFile.network, line: line, column: 0,
+                                       message: "user \(users[pos].profile.index): expected network intervals tiling [0, \(ctx.horizon)); \(found)")
+            }
+        }
+        try CSVRows.forEach(dir, TraceSetFile.network) { row in
+            try row.expectCount()
+            let pos = try user(row, ctx, after: previous)
+            if let previous, pos != previous { try expectComplete(previous, line: row.line) }
+            let firstUnseen = previous.map { $0 + 1 } ?? 0
+            if pos > firstUnseen { for skipped in firstUnseen..<pos { try expectComplete(skipped, line: row.line) } }
+            let (s, e) = try interval(row, ctx)
+            let expectedStart = users[pos].network.last?.end.microseconds ?? 0
+            guard s == expectedStart else {
+                let what = s < expectedStart ? "overlaps the previous interval" : "leaves a gap"
+                throw row.error(2, "expected start_us \(expectedStart) (intervals tile [0, horizon) with no gaps or overlaps); \(s) \(what)")
+            }
+            guard let kind = NetworkKind(rawValue: String(row[3])) else {
+                throw row.error(4, "expected wifi, cellular or offline, found \"\(row[3])\"")
+            }
+            users[pos].network.append(NetworkInterval(start: SimTime(microseconds: s), end: SimTime(microseconds: e), kind: kind))
+            previous = pos
+            lastLine = row.line
+        }
+        let from = previous ?? 0
+        for pos in from..<users.count { try expectComplete(pos, line: lastLine + 1) }
+    }
+
+    private static func readContent(_ dir: URL, _ ctx: Context, _ users: inout [UserTrace]) throws {
+        var previous: Int?
+        var previousApp = 0
+        try CSVRows.forEach(dir, TraceSetFile.contentUpdates) { row in
+            try row.expectCount()
+            let pos = try user(row, ctx, after: previous)
+            let app = try row.int(2, min: 0, what: "an app index")
+            guard app < ctx.appCount else { throw row.error(2, "unknown app \(app): apps.csv has 0..<\(ctx.appCount)") }
+            if pos == previous, app < previousApp {
+                throw row.error(2, "expected a user's rows sorted by app, then time; app \(app) comes after app \(previousApp)")
+            }
+            let t = try row.int64(3, in: 0...(ctx.horizon - 1), what: "a time in µs in [0, \(ctx.horizon)) (the horizon)")
+            if let last = users[pos].contentUpdates[app].last, t < last.microseconds {
+                throw row.error(3, "expected times in non-decreasing order; \(t) is before the previous update \(last.microseconds)")
+            }
+            users[pos].contentUpdates[app].append(SimTime(microseconds: t))
+            previous = pos
+            previousApp = app
+        }
+    }
+}
+
+/// One data row of a CSV file, with the helpers that parse its fields and
+/// build errors that point at them.
+struct CSVRow {
+    let file: String
+    let line: Int
+    let fields: [Substring]
+    let expectedCount: Int
+
+    subscript(i: Int) -> Substring { fields[i] }
+
+    func error(_ column: Int, _ message: String) -> TraceFormatError {
+        TraceFormatError(file: file, line: line, column: column, message: message)
+    }
+
+    func expectCount() throws {
+        guard fields.count == expectedCount else {
+            throw error(0, "expected \(expectedCount) comma-separated fields (\(TraceSetFile.headers[file]!.joined(separator: ","))), found \(fields.count)")
+        }
+    }
+
+    /// Column numbers are 1-based.
+    func int(_ column: Int, min: Int, what: String) throws -> Int {
+        let f = fields[column - 1]
+        guard let v = Int(f), v >= min else { throw error(column, "expected \(what) (an integer >= \(min)), found \"\(f)\"") }
+        return v
+    }
+
+    func int64(_ column: Int, in range: ClosedRange<Int64>, what: String) throws -> Int64 {
+        let f = fields[column - 1]
+        guard let v = Int64(f) else { throw error(column, "expected \(what), an integer; found \"\(f)\"") }
+        guard range.contains(v) else { throw error(column, "expected \(what); \(v) is outside") }
+        return v
+    }
+
+    func real(_ column: Int, min: Double, what: String) throws -> Double {
+        let f = fields[column - 1]
+        guard let v = Double(f), v.isFinite, v >= min else { throw error(column, "expected \(what), found \"\(f)\"") }
+        return v
+    }
+
+    func real(_ column: Int, in range: Range<Double>, what: String) throws -> Double {
+        let f = fields[column - 1]
+        guard let v = Double(f), range.contains(v) else { throw error(column, "expected \(what), found \"\(f)\"") }
+        return v
+    }
+
+    func bool(_ column: Int) throws -> Bool {
+        switch fields[column - 1] {
+        case "1": return true
+        case "0": return false
+        case let f: throw error(column, "expected 1 (accepts) or 0 (declines), found \"\(f)\"")
+        }
+    }
+}
+
+/// Line-by-line reading of one trace-set CSV file: checks the header, then
+/// hands each data row to `body`. Lines end in "\n" ("\r\n" is accepted);
+/// no quoting (no field may contain a comma); no blank lines.
+enum CSVRows {
+    static func forEach(_ dir: URL, _ file: String, _ body: (CSVRow) throws -> Void) throws {
+        let header = TraceSetFile.headers[file]!
+        let data: Data
+        do { data = try Data(contentsOf: dir.appendingPathComponent(file)) } catch {
+            throw TraceFormatError(file: file, line: 0, column: 0, message: "cannot read the file: \(error.localizedDescription)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw TraceFormatError(file: file, line: 0, column: 0, message: "expected UTF-8 text")
+        }
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.last == "" { lines.removeLast() }  // the final newline
+        guard let first = lines.first else {
+            throw TraceFormatError(file: file, line: 1, column: 0, message: "expected the header \(header.joined(separator: ","))")
+        }
+        let names = first.trimmingSuffix("\r").split(separator: ",", omittingEmptySubsequences: false)
+        for (i, name) in header.enumerated() where i >= names.count || names[i] != name {
+            throw TraceFormatError(file: file, line: 1, column: i + 1,
+                                   message: "expected the header \(header.joined(separator: ",")); column \(i + 1) should be \"\(name)\"")
+        }
+        if names.count > header.count {
+            throw TraceFormatError(file: file, line: 1, column: header.count + 1,
+                                   message: "expected the header \(header.joined(separator: ",")); unexpected extra column \"\(names[header.count])\"")
+        }
+        for (i, line) in lines.enumerated().dropFirst() {
+            let l = line.trimmingSuffix("\r")
+            if l.isEmpty {
+                throw TraceFormatError(file: file, line: i + 1, column: 0, message: "blank line; expected a data row")
+            }
+            try body(CSVRow(file: file, line: i + 1, fields: l.split(separator: ",", omittingEmptySubsequences: false),
+                            expectedCount: header.count))
+        }
+    }
+}
+
+extension Substring {
+    func trimmingSuffix(_ suffix: String) -> Substring { hasSuffix(suffix) ? dropLast(suffix.count) : self }
+}
