@@ -61,6 +61,8 @@ public struct DeviceTrace: Sendable {
     public var batteryCapacityWh: Double
     /// Charger power, watts (nil: the device configuration's value).
     public var chargingWatts: Double?
+    /// Background App Refresh switch per app (nil: the app models decide).
+    public var backgroundAppRefreshEnabled: [Bool]?
 
     public init(horizon: SimTime, appNames: [String], sessions: [Session] = [], charging: [Charging] = [],
                 network: [Network]? = nil, contentUpdates: [[SimTime]]? = nil,

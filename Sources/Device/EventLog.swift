@@ -17,6 +17,8 @@ public struct DeviceEvent: Sendable, Hashable {
         case state
         /// A run the policy asked for and the OS refused (detail = reason).
         case refused
+        /// A request submitted (request id, earliest begin).
+        case submitted
         /// A submission the OS rejected (detail = error).
         case rejected
         /// A handler that forgot to resubmit.
@@ -49,7 +51,7 @@ public struct DeviceEvent: Sendable, Hashable {
     /// Column names, units and meaning of `events.csv`, in order.
     public static let columns: [(name: String, unit: String, description: String)] = [
         ("time_us", "µs", "event time since trace start"),
-        ("event", "", "launch, update, wake, task, tail, state, refused, rejected, chain_break"),
+        ("event", "", "launch, update, wake, task, tail, state, submitted, refused, rejected, chain_break"),
         ("app", "index", "app number (-1: none)"),
         ("task_kind", "", "refresh, processing or fetch (task rows)"),
         ("request_id", "", "request number, unique per device"),
