@@ -15,9 +15,10 @@ public struct RadioModel: Sendable {
     /// Network the radio is on (a change drops the connection).
     public private(set) var network: NetworkType = .offline
     /// End of the last active period (µs); the tail runs after it.
-    public private(set) var activeUntil: Int64 = .min / 4
-    /// Tail paid for by the foreground: background is not charged before it.
-    private var freeTailUntil: Int64 = .min / 4
+    public private(set) var activeUntil: Int64 = Self.never
+    /// Tail already paid for (by the foreground, or charged): background is not charged before it.
+    private var freeTailUntil: Int64 = Self.never
+    static let never: Int64 = .min / 4
     /// The last background transfer, so an expiration can cut it short.
     private var lastActiveStart: Int64 = 0
     private var lastActiveEnd: Int64 = 0
@@ -47,12 +48,14 @@ public struct RadioModel: Sendable {
     /// period and `t` (capped at one full tail). Returns the joules charged.
     @discardableResult
     private mutating func settleTail(until t: Int64) -> Double {
-        guard network.isOnline else { return 0 }
+        // Never connected on this network yet: nothing owed.
+        guard network.isOnline, activeUntil != Self.never else { return 0 }
         let from = max(activeUntil, freeTailUntil)
         let to = min(t, activeUntil + tailMicros)
         guard to > from else { return 0 }
         let j = Double(to - from) * 1e-6 * parameters.radio(network).tailWatts
         energy.tail += j
+        freeTailUntil = to   // paid: never charged twice
         return j
     }
 
@@ -62,8 +65,8 @@ public struct RadioModel: Sendable {
         let j = settleTail(until: t.microseconds)
         if net != network {
             network = net
-            activeUntil = .min / 4
-            freeTailUntil = .min / 4
+            activeUntil = Self.never
+            freeTailUntil = Self.never
         }
         return j
     }
