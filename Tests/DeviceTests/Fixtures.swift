@@ -49,7 +49,10 @@ func flatTrace(days: Int, apps: [String] = ["news"], sessions: [DeviceTrace.Sess
 
 /// Deliberately dumb: runs everything the OS allows whenever asked.
 struct RunEverythingAllowed: SchedulingPolicy {
-    func decide(context: PolicyContext) -> PolicyDecision { PolicyDecision(runAllEligible: true) }
+    func decide(context: PolicyContext) -> PolicyDecision {
+        let next = context.pending.map(\.earliestBegin).filter { $0 > context.now }.min()
+        return PolicyDecision(runAllEligible: true, wakeAt: next)
+    }
 }
 
 /// Deliberately misbehaving: asks to run every pending request (legal or
