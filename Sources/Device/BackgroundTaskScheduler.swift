@@ -104,6 +104,13 @@ public struct BackgroundTaskScheduler: Sendable {
         return pending.remove(at: i)
     }
 
+    /// Puts back a request that was queued but could not start, unless the
+    /// app has meanwhile submitted a replacement for its identifier.
+    mutating func restore(_ request: TaskRequest) {
+        guard !pending.contains(where: { $0.app == request.app && $0.identifier == request.identifier }) else { return }
+        pending.append(request)
+    }
+
     func index(of id: RequestID) -> Int? { pending.firstIndex { $0.id == id } }
 
     mutating func remove(at i: Int) -> TaskRequest { pending.remove(at: i) }

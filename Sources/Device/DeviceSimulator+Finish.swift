@@ -4,11 +4,8 @@ import SimCore
 extension DeviceSimulator {
     mutating func finish() {
         if running != nil { finishRunningTask(interrupted: true) }
-        let before = radio.energy.tail
         radio.finish()
-        let tail = radio.energy.tail - before
-        metrics.energy.tail += tail
-        if Sink.isEnabled && tail > 0 { logTail(tail) }
+        syncRadioTail()
         advanceBattery(to: now)
         if let s = lowPowerSince { metrics.lowPowerModeHours += (now - s).seconds / 3600 }
 

@@ -9,7 +9,10 @@ extension DeviceSimulator {
         scheduleBatteryAlarm()
         // Rule 3: processing is expired the moment the user uses the device.
         if let r = running, r.request.kind == .processing { finishRunningTask(interrupted: true) }
-        if state.network.isOnline { radio.foreground(from: s.start, to: s.end) }
+        if state.network.isOnline {
+            radio.foreground(from: s.start, to: s.end)
+            syncRadioTail()
+        }
         recordLaunch(app: Int(s.app))
         if Sink.isEnabled { logState("screen_on") }
         policyObserve(.stateChanged(.screenOn))

@@ -3,8 +3,8 @@ import SimCore
 // Device state: network, charging, battery, Low Power Mode.
 extension DeviceSimulator {
     mutating func applyNetwork(_ network: NetworkType, notify: Bool) {
-        let tail = radio.networkChanged(to: network, at: now)
-        if Sink.isEnabled && tail > 0 { logTail(tail) }
+        radio.networkChanged(to: network, at: now)
+        syncRadioTail()
         guard network != state.network else { return }
         state.network = network
         if notify {
@@ -12,6 +12,16 @@ extension DeviceSimulator {
             policyObserve(.stateChanged(.networkChanged))
             consultPolicy()
         }
+    }
+
+    /// Tails the radio settled on its own (network change, foreground start,
+    /// end of run) are added to the metrics here and logged as tail rows;
+    /// tail gaps paid by a transfer are in that task's row instead.
+    mutating func syncRadioTail() {
+        let delta = radio.energy.tail - metrics.energy.tail
+        guard delta > 0 else { return }
+        metrics.energy.tail = radio.energy.tail
+        if Sink.isEnabled { logTail(delta) }
     }
 
     mutating func chargingBoundary() {

@@ -7,8 +7,10 @@ extension DeviceSimulator {
     mutating func startNextTask() {
         while running == nil, !runQueue.isEmpty {
             let request = runQueue.removeFirst()
-            if let reason = OSRules.refusal(for: request, at: now, state: state) {
-                refuse(request.id, reason)
+            // The state changed while it waited behind another task (e.g. a
+            // session started): not the policy's fault, it goes back to pending.
+            if OSRules.refusal(for: request, at: now, state: state) != nil {
+                scheduler.restore(request)
                 continue
             }
             start(request)
@@ -46,7 +48,6 @@ extension DeviceSimulator {
         metrics.energy.promotion += ledger.promotion
         metrics.energy.active += ledger.active
         metrics.energy.tail += ledger.tail
-        if Sink.isEnabled && ledger.tail > 0 { logTail(ledger.tail) }
         var cpu = work.cpuSeconds
         if request.kind == .processing { cpu = max(0, cpu - processingProgress[app]) }
         let natural = fails ? dataEnd : dataEnd + SimDuration.seconds(cpu)
