@@ -79,6 +79,11 @@ public struct FutureLaunches: Sendable {
         return u <= upTo
     }
 
+    /// The first update of `app` strictly after `t`.
+    public func nextUpdate(app: Int32, after t: SimTime) -> SimTime? {
+        Self.firstAfter(contentUpdates[Int(app)], t)
+    }
+
     static func firstAfter(_ a: [SimTime], _ t: SimTime) -> SimTime? {
         var lo = 0, hi = a.count
         while lo < hi {
