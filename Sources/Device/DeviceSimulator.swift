@@ -49,6 +49,12 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     var lowPowerSince: SimTime? = nil
     var lastSessionEnd: SimTime? = nil
 
+    /// Stop after this many events (a guard against a policy that wakes in a
+    /// busy loop; the conformance check uses it). Default: no limit.
+    public var eventLimit: Int = .max
+    /// Whether the run stopped at `eventLimit` before the horizon.
+    public private(set) var hitEventLimit = false
+
     // Policy timer and the task worker.
     var policyWake: SimTime = .distantFuture
     var runQueue: [TaskRequest] = []
@@ -162,6 +168,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
             now = t
             if t >= horizon { break }
             metrics.events += 1
+            if metrics.events > eventLimit { hitEventLimit = true; break }
             if taskEnd == t {
                 finishRunningTask(interrupted: false)
             } else if tNetwork == t {

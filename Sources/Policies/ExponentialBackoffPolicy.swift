@@ -52,6 +52,7 @@ public struct ExponentialBackoffPolicy<Base: SchedulingPolicy>: SchedulingPolicy
         switch observation {
         case .taskFinished(let r):
             let a = Int(r.request.app)
+            ensure(a + 1)
             if r.outcome == .success {
                 failures[a] = 0
                 blockedUntil[a] = .zero
@@ -66,6 +67,7 @@ public struct ExponentialBackoffPolicy<Base: SchedulingPolicy>: SchedulingPolicy
                 blockedUntil[a] = r.end + d
             }
         case .launch(let app):
+            ensure(Int(app) + 1)
             failures[Int(app)] = 0
             blockedUntil[Int(app)] = .zero
         default:

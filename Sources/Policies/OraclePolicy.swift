@@ -20,7 +20,8 @@ public struct OraclePolicy: SchedulingPolicy {
     public init(leadTime: SimDuration = .minutes(1)) { self.leadTime = leadTime }
 
     mutating func setFetched(_ app: Int32, _ t: SimTime, apps: Int) {
-        if lastFetch.count < apps { lastFetch += Array(repeating: .zero, count: apps - lastFetch.count) }
+        let n = max(apps, Int(app) + 1)
+        if lastFetch.count < n { lastFetch += Array(repeating: .zero, count: n - lastFetch.count) }
         lastFetch[Int(app)] = t
     }
 
@@ -42,7 +43,7 @@ public struct OraclePolicy: SchedulingPolicy {
         var wake: SimTime? = nil
         for r in context.pending where r.kind.refreshesContent {
             let a = Int(r.app)
-            guard let launch = future.nextLaunch(app: r.app, after: context.now) else { continue }
+            guard a < future.launches.count, let launch = future.nextLaunch(app: r.app, after: context.now) else { continue }
             let runFrom = launch - leadTime
             if context.now >= runFrom {
                 let fetched = a < lastFetch.count ? lastFetch[a] : .zero

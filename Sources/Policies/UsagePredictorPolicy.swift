@@ -95,6 +95,7 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         ensure(apps: context.appCount)
         roll(to: context.now)
         if case .launch(let app) = observation {
+            ensure(apps: Int(app) + 1)
             let s = slotIndex(context.now)
             allDays[Int(app)][s] += 1
             byWeekday[Int(app)][context.now.weekday * slotsPerDay + s] += 1
@@ -124,6 +125,7 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
                 continue
             }
             let a = Int(r.app)
+            ensure(apps: a + 1)
             // Scan upcoming slots: the first likely one decides.
             var start = slotStart(atOrAfter: context.now)
             for _ in 0..<horizonSlots {
