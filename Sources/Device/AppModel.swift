@@ -1,0 +1,180 @@
+import SimCore
+
+/// What one background task of an app does when it runs.
+public struct WorkModel: Sendable, Hashable, Codable {
+    /// CPU time after the data arrives, seconds.
+    public var cpuSeconds: Double
+    /// Bytes sent.
+    public var bytesUp: Double
+    /// Bytes received.
+    public var bytesDown: Double
+    /// Server latency before the bytes flow (radio active meanwhile).
+    public var serverLatency: SimDuration
+    /// Probability the task fails on Wi-Fi.
+    public var failureProbabilityWifi: Double
+    /// Probability the task fails on cellular.
+    public var failureProbabilityCellular: Double
+    /// Whether the task uses the network at all.
+    public var usesNetwork: Bool
+
+    public init(cpuSeconds: Double = 0.5, bytesUp: Double = 2_000, bytesDown: Double = 50_000,
+                serverLatency: SimDuration = .milliseconds(300), failureProbabilityWifi: Double = 0.01,
+                failureProbabilityCellular: Double = 0.03, usesNetwork: Bool = true) {
+        self.cpuSeconds = cpuSeconds
+        self.bytesUp = bytesUp
+        self.bytesDown = bytesDown
+        self.serverLatency = serverLatency
+        self.failureProbabilityWifi = failureProbabilityWifi
+        self.failureProbabilityCellular = failureProbabilityCellular
+        self.usesNetwork = usesNetwork
+    }
+
+    /// A small feed refresh: 0.5 s CPU, 2 kB up, 50 kB down, 300 ms latency (assumed).
+    public static let refreshDefault = WorkModel()
+    /// A maintenance job: 60 s CPU, 10 kB up, 2 MB down (assumed).
+    public static let processingDefault = WorkModel(cpuSeconds: 60, bytesUp: 10_000, bytesDown: 2_000_000,
+                                                    serverLatency: .milliseconds(500))
+    /// Instantaneous and never failing: for closed-form tests.
+    public static let instant = WorkModel(cpuSeconds: 0, bytesUp: 0, bytesDown: 0, serverLatency: .zero,
+                                          failureProbabilityWifi: 0, failureProbabilityCellular: 0,
+                                          usesNetwork: false)
+
+    @inlinable
+    public func failureProbability(on network: NetworkType) -> Double {
+        switch network {
+        case .wifi: failureProbabilityWifi
+        case .cellular: failureProbabilityCellular
+        case .offline: usesNetwork ? 1 : 0
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case cpuSeconds, bytesUp, bytesDown, serverLatency, failureProbabilityWifi,
+             failureProbabilityCellular, usesNetwork
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.container(keyedBy: AnyCodingKey.self)
+            .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = WorkModel()
+        cpuSeconds = try c.value(.cpuSeconds, default: d.cpuSeconds)
+        bytesUp = try c.value(.bytesUp, default: d.bytesUp)
+        bytesDown = try c.value(.bytesDown, default: d.bytesDown)
+        serverLatency = try c.duration(.serverLatency, default: d.serverLatency)
+        failureProbabilityWifi = try c.value(.failureProbabilityWifi, default: d.failureProbabilityWifi)
+        failureProbabilityCellular = try c.value(.failureProbabilityCellular, default: d.failureProbabilityCellular)
+        usesNetwork = try c.value(.usesNetwork, default: d.usesNetwork)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(cpuSeconds, forKey: .cpuSeconds)
+        try c.encode(bytesUp, forKey: .bytesUp)
+        try c.encode(bytesDown, forKey: .bytesDown)
+        try c.encodeDuration(serverLatency, forKey: .serverLatency)
+        try c.encode(failureProbabilityWifi, forKey: .failureProbabilityWifi)
+        try c.encode(failureProbabilityCellular, forKey: .failureProbabilityCellular)
+        try c.encode(usesNetwork, forKey: .usesNetwork)
+    }
+}
+
+/// How one app uses the background-task API.
+public struct AppModel: Sendable, Hashable, Codable {
+    /// Work of one app-refresh (or legacy fetch) run.
+    public var refresh: WorkModel
+    /// Work of one processing run (used only when `processingInterval` is set).
+    public var processing: WorkModel
+    /// The app uses legacy Background Fetch instead of `BGAppRefreshTask`.
+    public var usesLegacyFetch: Bool
+    /// Legacy fetch: `setMinimumBackgroundFetchInterval` (a floor, not a schedule).
+    public var minimumFetchInterval: SimDuration
+    /// `earliestBeginDate` the app asks for, relative to the submission.
+    public var refreshEarliestBeginDelay: SimDuration
+    /// Chain scheduling: the handler resubmits its refresh request at its start.
+    public var resubmitsAtStart: Bool
+    /// Probability the handler forgets to resubmit (breaks the chain until the next launch).
+    public var forgetProbability: Double
+    /// Reports honest fetch results (a dishonest app always says `.newData`).
+    public var reportsHonestly: Bool
+    /// Processing: progress survives an expiration (else it is lost).
+    public var checkpointsOnExpiration: Bool
+    /// The Background App Refresh switch for this app.
+    public var backgroundAppRefreshEnabled: Bool
+    /// Submit a processing request on backgrounding when the last
+    /// completed one is older than this; nil = the app has no processing task.
+    public var processingInterval: SimDuration?
+    public var processingRequiresExternalPower: Bool
+    public var processingRequiresNetwork: Bool
+
+    public init(refresh: WorkModel = .refreshDefault, processing: WorkModel = .processingDefault,
+                usesLegacyFetch: Bool = false, minimumFetchInterval: SimDuration = .minutes(15),
+                refreshEarliestBeginDelay: SimDuration = .minutes(15), resubmitsAtStart: Bool = true,
+                forgetProbability: Double = 0.0, reportsHonestly: Bool = true,
+                checkpointsOnExpiration: Bool = true, backgroundAppRefreshEnabled: Bool = true,
+                processingInterval: SimDuration? = nil, processingRequiresExternalPower: Bool = true,
+                processingRequiresNetwork: Bool = true) {
+        self.refresh = refresh
+        self.processing = processing
+        self.usesLegacyFetch = usesLegacyFetch
+        self.minimumFetchInterval = minimumFetchInterval
+        self.refreshEarliestBeginDelay = refreshEarliestBeginDelay
+        self.resubmitsAtStart = resubmitsAtStart
+        self.forgetProbability = forgetProbability
+        self.reportsHonestly = reportsHonestly
+        self.checkpointsOnExpiration = checkpointsOnExpiration
+        self.backgroundAppRefreshEnabled = backgroundAppRefreshEnabled
+        self.processingInterval = processingInterval
+        self.processingRequiresExternalPower = processingRequiresExternalPower
+        self.processingRequiresNetwork = processingRequiresNetwork
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case refresh, processing, usesLegacyFetch, minimumFetchInterval, refreshEarliestBeginDelay,
+             resubmitsAtStart, forgetProbability, reportsHonestly, checkpointsOnExpiration,
+             backgroundAppRefreshEnabled, processingInterval, processingRequiresExternalPower,
+             processingRequiresNetwork
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.container(keyedBy: AnyCodingKey.self)
+            .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = AppModel()
+        refresh = try c.value(.refresh, default: d.refresh)
+        processing = try c.value(.processing, default: d.processing)
+        usesLegacyFetch = try c.value(.usesLegacyFetch, default: d.usesLegacyFetch)
+        minimumFetchInterval = try c.duration(.minimumFetchInterval, default: d.minimumFetchInterval)
+        refreshEarliestBeginDelay = try c.duration(.refreshEarliestBeginDelay, default: d.refreshEarliestBeginDelay)
+        resubmitsAtStart = try c.value(.resubmitsAtStart, default: d.resubmitsAtStart)
+        forgetProbability = try c.value(.forgetProbability, default: d.forgetProbability)
+        reportsHonestly = try c.value(.reportsHonestly, default: d.reportsHonestly)
+        checkpointsOnExpiration = try c.value(.checkpointsOnExpiration, default: d.checkpointsOnExpiration)
+        backgroundAppRefreshEnabled = try c.value(.backgroundAppRefreshEnabled, default: d.backgroundAppRefreshEnabled)
+        if c.contains(.processingInterval), try !c.decodeNil(forKey: .processingInterval) {
+            processingInterval = try c.duration(.processingInterval, default: .zero)
+        } else {
+            processingInterval = nil
+        }
+        processingRequiresExternalPower = try c.value(.processingRequiresExternalPower,
+                                                      default: d.processingRequiresExternalPower)
+        processingRequiresNetwork = try c.value(.processingRequiresNetwork, default: d.processingRequiresNetwork)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(refresh, forKey: .refresh)
+        try c.encode(processing, forKey: .processing)
+        try c.encode(usesLegacyFetch, forKey: .usesLegacyFetch)
+        try c.encodeDuration(minimumFetchInterval, forKey: .minimumFetchInterval)
+        try c.encodeDuration(refreshEarliestBeginDelay, forKey: .refreshEarliestBeginDelay)
+        try c.encode(resubmitsAtStart, forKey: .resubmitsAtStart)
+        try c.encode(forgetProbability, forKey: .forgetProbability)
+        try c.encode(reportsHonestly, forKey: .reportsHonestly)
+        try c.encode(checkpointsOnExpiration, forKey: .checkpointsOnExpiration)
+        try c.encode(backgroundAppRefreshEnabled, forKey: .backgroundAppRefreshEnabled)
+        if let p = processingInterval { try c.encodeDuration(p, forKey: .processingInterval) }
+        try c.encode(processingRequiresExternalPower, forKey: .processingRequiresExternalPower)
+        try c.encode(processingRequiresNetwork, forKey: .processingRequiresNetwork)
+    }
+}

@@ -1,0 +1,117 @@
+import SimCore
+
+/// The per-device `BGTaskScheduler`: permitted identifiers, pending
+/// requests and the submission rules of the brief (rule 2).
+public struct BackgroundTaskScheduler: Sendable {
+    /// One app's registration (`BGTaskSchedulerPermittedIdentifiers`).
+    public struct App: Sendable, Hashable {
+        /// Permitted identifiers and the kind each one is registered for.
+        public var identifiers: [(name: String, kind: TaskKind)]
+        /// The Background App Refresh switch.
+        public var backgroundAppRefreshEnabled: Bool
+
+        public init(identifiers: [(name: String, kind: TaskKind)], backgroundAppRefreshEnabled: Bool = true) {
+            self.identifiers = identifiers
+            self.backgroundAppRefreshEnabled = backgroundAppRefreshEnabled
+        }
+
+        public static func == (a: App, b: App) -> Bool {
+            a.backgroundAppRefreshEnabled == b.backgroundAppRefreshEnabled
+                && a.identifiers.map(\.name) == b.identifiers.map(\.name)
+                && a.identifiers.map(\.kind) == b.identifiers.map(\.kind)
+        }
+        public func hash(into h: inout Hasher) { h.combine(identifiers.map(\.name)) }
+    }
+
+    /// At most this many pending app-refresh requests per app.
+    public static let maxPendingRefresh = 1
+    /// At most this many pending processing requests per app.
+    public static let maxPendingProcessing = 10
+
+    public private(set) var apps: [App]
+    /// Pending requests in submission order.
+    public private(set) var pending: [TaskRequest] = []
+    private var nextID: UInt32 = 1
+
+    public init(apps: [App]) {
+        self.apps = apps
+        pending.reserveCapacity(apps.count * 2)
+    }
+
+    /// Index of `identifier` among the app's permitted identifiers.
+    public func identifierIndex(app: Int32, _ identifier: String) -> Int32? {
+        apps[Int(app)].identifiers.firstIndex { $0.name == identifier }.map(Int32.init)
+    }
+
+    /// `BGTaskScheduler.submit`: replaces a pending request with the same
+    /// identifier; enforces the per-app limits and the permitted identifiers.
+    public mutating func submit(app: Int32, identifier: String, earliestBegin: SimTime,
+                                requiresExternalPower: Bool = false, requiresNetworkConnectivity: Bool = false,
+                                at now: SimTime) -> Result<TaskRequest, SubmitError> {
+        guard let index = identifierIndex(app: app, identifier) else { return .failure(.notPermitted) }
+        return submit(app: app, identifierIndex: index, earliestBegin: earliestBegin,
+                      requiresExternalPower: requiresExternalPower,
+                      requiresNetworkConnectivity: requiresNetworkConnectivity, at: now)
+    }
+
+    /// `submit` by identifier index (the simulator's allocation-free path).
+    public mutating func submit(app: Int32, identifierIndex: Int32, earliestBegin: SimTime,
+                                requiresExternalPower: Bool = false, requiresNetworkConnectivity: Bool = false,
+                                at now: SimTime) -> Result<TaskRequest, SubmitError> {
+        let registration = apps[Int(app)]
+        guard identifierIndex >= 0 && Int(identifierIndex) < registration.identifiers.count else {
+            return .failure(.notPermitted)
+        }
+        let kind = registration.identifiers[Int(identifierIndex)].kind
+        if kind != .processing && !registration.backgroundAppRefreshEnabled { return .failure(.unavailable) }
+        // The request being replaced does not count against the limit.
+        var sameKind = 0
+        var replaced: Int? = nil
+        for (i, r) in pending.enumerated() where r.app == app {
+            if r.identifier == identifierIndex { replaced = i } else if r.kind == kind { sameKind += 1 }
+        }
+        let limit = kind == .processing ? Self.maxPendingProcessing : Self.maxPendingRefresh
+        if sameKind >= limit { return .failure(.tooManyPendingTaskRequests) }
+        let request = TaskRequest(id: RequestID(nextID), app: app, identifier: identifierIndex, kind: kind,
+                                  earliestBegin: earliestBegin,
+                                  requiresExternalPower: kind == .processing && requiresExternalPower,
+                                  requiresNetworkConnectivity: requiresNetworkConnectivity, submittedAt: now)
+        nextID &+= 1
+        if let replaced { pending.remove(at: replaced) }
+        pending.append(request)
+        return .success(request)
+    }
+
+    /// `cancel(taskRequestWithIdentifier:)`.
+    public mutating func cancel(app: Int32, identifier: String) {
+        guard let index = identifierIndex(app: app, identifier) else { return }
+        pending.removeAll { $0.app == app && $0.identifier == index }
+    }
+
+    /// `cancelAllTaskRequests()`.
+    public mutating func cancelAll(app: Int32) {
+        pending.removeAll { $0.app == app }
+    }
+
+    /// `getPendingTaskRequests`.
+    public func pendingRequests(app: Int32) -> [TaskRequest] {
+        pending.filter { $0.app == app }
+    }
+
+    /// Removes and returns the pending request `id` (it is about to run).
+    mutating func take(_ id: RequestID) -> TaskRequest? {
+        guard let i = pending.firstIndex(where: { $0.id == id }) else { return nil }
+        return pending.remove(at: i)
+    }
+
+    /// Puts back a request that was queued but could not start, unless the
+    /// app has meanwhile submitted a replacement for its identifier.
+    mutating func restore(_ request: TaskRequest) {
+        guard !pending.contains(where: { $0.app == request.app && $0.identifier == request.identifier }) else { return }
+        pending.append(request)
+    }
+
+    func index(of id: RequestID) -> Int? { pending.firstIndex { $0.id == id } }
+
+    mutating func remove(at i: Int) -> TaskRequest { pending.remove(at: i) }
+}

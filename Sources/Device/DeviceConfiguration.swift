@@ -1,0 +1,85 @@
+import Foundation
+import SimCore
+
+/// Everything about the simulated device that is not in the trace.
+/// Codable with defaults: an experiment file overrides only what it names,
+/// and unknown keys are rejected with their path.
+public struct DeviceConfiguration: Sendable, Hashable, Codable {
+    /// Apps' behaviour and work keyed by app name; apps not listed use `defaultApp`.
+    public var apps: [String: AppModel]
+    /// The model of every app not named in `apps`.
+    public var defaultApp: AppModel
+    /// App-refresh (and legacy fetch) run-time budget (brief: 30 s).
+    public var refreshBudget: SimDuration
+    /// Processing run-time budget ("minutes").
+    public var processingBudget: SimDuration
+    /// Overrides the trace's battery capacity, watt-hours.
+    public var batteryCapacityWh: Double?
+    /// The energy model.
+    public var energy: EnergyParameters
+    /// Refresh identifier of an app: `{app}` is replaced by the app name
+    /// (`BGTaskSchedulerPermittedIdentifiers`). Processing uses `{app}.processing`.
+    public var refreshIdentifierFormat: String
+    /// A foreground launch fetches content (rule 7). Off only for closed-form tests.
+    public var foregroundFetch: Bool
+    /// Charger power into the battery, watts, when the trace gives none.
+    public var chargingWatts: Double
+
+    public init(apps: [String: AppModel] = [:], defaultApp: AppModel = AppModel(),
+                refreshBudget: SimDuration = .seconds(30 as Int64), processingBudget: SimDuration = .minutes(5),
+                batteryCapacityWh: Double? = nil, energy: EnergyParameters = .default,
+                refreshIdentifierFormat: String = "{app}.refresh", foregroundFetch: Bool = true,
+                chargingWatts: Double = 10) {
+        self.apps = apps
+        self.defaultApp = defaultApp
+        self.refreshBudget = refreshBudget
+        self.processingBudget = processingBudget
+        self.batteryCapacityWh = batteryCapacityWh
+        self.energy = energy
+        self.refreshIdentifierFormat = refreshIdentifierFormat
+        self.foregroundFetch = foregroundFetch
+        self.chargingWatts = chargingWatts
+    }
+
+    /// The model of the app named `name`.
+    public func model(forApp name: String) -> AppModel { apps[name] ?? defaultApp }
+
+    /// The refresh identifier of the app named `name`.
+    public func refreshIdentifier(forApp name: String) -> String {
+        refreshIdentifierFormat.replacingOccurrences(of: "{app}", with: name)
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case apps, defaultApp, refreshBudget, processingBudget, batteryCapacityWh, energy,
+             refreshIdentifierFormat, foregroundFetch, chargingWatts
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.container(keyedBy: AnyCodingKey.self)
+            .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = DeviceConfiguration()
+        apps = try c.value(.apps, default: d.apps)
+        defaultApp = try c.value(.defaultApp, default: d.defaultApp)
+        refreshBudget = try c.duration(.refreshBudget, default: d.refreshBudget)
+        processingBudget = try c.duration(.processingBudget, default: d.processingBudget)
+        batteryCapacityWh = try c.decodeIfPresent(Double.self, forKey: .batteryCapacityWh)
+        energy = try c.value(.energy, default: d.energy)
+        refreshIdentifierFormat = try c.value(.refreshIdentifierFormat, default: d.refreshIdentifierFormat)
+        foregroundFetch = try c.value(.foregroundFetch, default: d.foregroundFetch)
+        chargingWatts = try c.value(.chargingWatts, default: d.chargingWatts)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(apps, forKey: .apps)
+        try c.encode(defaultApp, forKey: .defaultApp)
+        try c.encodeDuration(refreshBudget, forKey: .refreshBudget)
+        try c.encodeDuration(processingBudget, forKey: .processingBudget)
+        try c.encodeIfPresent(batteryCapacityWh, forKey: .batteryCapacityWh)
+        try c.encode(energy, forKey: .energy)
+        try c.encode(refreshIdentifierFormat, forKey: .refreshIdentifierFormat)
+        try c.encode(foregroundFetch, forKey: .foregroundFetch)
+        try c.encode(chargingWatts, forKey: .chargingWatts)
+    }
+}

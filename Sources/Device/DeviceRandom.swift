@@ -1,0 +1,41 @@
+/// Counter-based randomness for the device: every random decision is a pure
+/// function of the user's device key and what is being decided.
+///
+/// Why not a sequential generator: a policy that runs more or fewer tasks
+/// would shift a sequential stream and give every later task different luck.
+/// Hashing (key, app, kind, per-app run number) instead means that "the
+/// 7th refresh of app 2 fails" is the same event under every policy
+/// (common random numbers → paired comparisons). The Device module does not
+/// import Stats, so this is a self-contained SplitMix64 finaliser.
+@frozen
+public struct DeviceRandom: Sendable, Hashable {
+    /// The per-(seed, user, "device") key the runner derives.
+    public var key: UInt64
+
+    @inlinable
+    public init(key: UInt64) { self.key = key }
+
+    /// SplitMix64's output function (Steele, Lea, Flood, OOPSLA 2014).
+    @inlinable
+    public static func mix(_ z0: UInt64) -> UInt64 {
+        var z = z0 &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A uniform draw in [0, 1) that depends only on the key and the three words.
+    @inlinable
+    public func uniform(_ a: UInt64, _ b: UInt64, _ c: UInt64) -> Double {
+        let h = Self.mix(Self.mix(Self.mix(key ^ a) ^ b) ^ c)
+        return Double(h >> 11) * 0x1.0p-53
+    }
+}
+
+/// Stream tags so that different kinds of decisions never share draws.
+@usableFromInline
+enum RandomPurpose: UInt64 {
+    case taskFailure = 1
+    case forgetsToResubmit = 2
+    case jitter = 3
+}

@@ -1,0 +1,55 @@
+import SimCore
+
+// End of the run: settle what is owed and turn accumulators into metrics.
+extension DeviceSimulator {
+    mutating func finish() {
+        if running != nil { finishRunningTask(interrupted: true) }
+        radio.finish()
+        syncRadioTail()
+        advanceBattery(to: now)
+        if let s = lowPowerSince { metrics.lowPowerModeHours += (now - s).seconds / 3600 }
+
+        let m = metrics
+        metrics.days = trace.horizon.seconds / 86_400
+        let launches = Double(m.launches)
+        if m.launches > 0 {
+            metrics.freshLaunchRatio = Double(m.freshLaunches) / launches
+            metrics.meanAgeSeconds = ageSum / launches
+            metrics.meanTimeSinceRefreshSeconds = sinceRefreshSum / launches
+            ages.sort()
+            let rank = Int((0.95 * launches).rounded(.up))
+            metrics.p95AgeSeconds = ages[max(0, rank - 1)]
+        }
+        if m.tasksRun > 0 { metrics.meanDelayPastEarliestBeginSeconds = delaySum / Double(m.tasksRun) }
+        if m.freshLaunches > 0 { metrics.joulesPerFreshLaunch = metrics.energy.total / Double(m.freshLaunches) }
+        if metrics.days > 0 {
+            metrics.batteryPercentPerDayBackground = metrics.energy.total / capacityJoules * 100 / metrics.days
+        }
+    }
+}
+
+// The event log (compiled away when `Sink.isEnabled` is false).
+extension DeviceSimulator {
+    mutating func logState(_ detail: String) {
+        var e = DeviceEvent(kind: .state, time: now, device: state)
+        e.detail = detail
+        sink.record(e)
+    }
+
+    mutating func logTail(_ joules: Double) {
+        var e = DeviceEvent(kind: .tail, time: now, device: state)
+        e.energy.tail = joules
+        sink.record(e)
+    }
+
+    /// Content updates are exogenous: logged up front, in time order per app.
+    mutating func logUpdates() {
+        for (a, updates) in trace.contentUpdates.enumerated() {
+            for u in updates where u < trace.horizon {
+                var e = DeviceEvent(kind: .update, time: u, device: state)
+                e.app = Int32(a)
+                sink.record(e)
+            }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import SimCore
+
+// Foreground sessions: launches, freshness, foreground fetch, backgrounding.
+extension DeviceSimulator {
+    mutating func startSession() {
+        let s = trace.sessions[sessionIndex]
+        inSession = true
+        state.isScreenOn = true
+        scheduleBatteryAlarm()
+        // Rule 3: processing is expired the moment the user uses the device.
+        if let r = running, r.request.kind == .processing { finishRunningTask(interrupted: true) }
+        if state.network.isOnline {
+            radio.foreground(from: s.start, to: s.end)
+            syncRadioTail()
+        }
+        recordLaunch(app: Int(s.app))
+        if Sink.isEnabled { logState("screen_on") }
+        policyObserve(.stateChanged(.screenOn))
+        policyObserve(.launch(app: s.app))
+    }
+
+    mutating func endSession() {
+        let s = trace.sessions[sessionIndex]
+        inSession = false
+        sessionIndex += 1
+        state.isScreenOn = false
+        lastSessionEnd = now
+        scheduleBatteryAlarm()
+        if Sink.isEnabled { logState("screen_off") }
+        policyObserve(.stateChanged(.screenOff))
+        policyObserve(.sessionEnded(app: s.app))
+        appEntersBackground(app: s.app)
+        consultPolicy()
+    }
+
+    /// Content age and freshness at a launch, measured before the foreground
+    /// fetch, then the foreground fetch itself (rule 7).
+    mutating func recordLaunch(app: Int) {
+        let updates = trace.contentUpdates[app]
+        let c = updateCursor[app]
+        let stale = c < updates.count && updates[c] <= now
+        let age = stale ? (now - updates[c]).seconds : 0
+        let since = (now - lastFetch[app]).seconds
+        metrics.launches += 1
+        if !stale { metrics.freshLaunches += 1 }
+        ageSum += age
+        ages.append(age)
+        sinceRefreshSum += since
+        unconsumedRefresh[app] = false
+        if Sink.isEnabled {
+            var e = DeviceEvent(kind: .launch, time: now, device: state)
+            e.app = Int32(app); e.fresh = !stale; e.ageSeconds = age; e.sinceRefreshSeconds = since
+            sink.record(e)
+        }
+        if config.foregroundFetch && state.network.isOnline { _ = fetchContent(app: app, at: now) }
+    }
+
+    /// The app's copy now includes every update published up to `t`.
+    /// Returns whether anything new came in.
+    mutating func fetchContent(app: Int, at t: SimTime) -> Bool {
+        let updates = trace.contentUpdates[app]
+        var c = updateCursor[app]
+        let start = c
+        while c < updates.count && updates[c] <= t { c += 1 }
+        updateCursor[app] = c
+        if t > lastFetch[app] { lastFetch[app] = t }
+        return c > start
+    }
+
+    /// The app goes to the background: it submits its refresh request (rule 6)
+    /// and, if due, its processing request.
+    mutating func appEntersBackground(app: Int32) {
+        let m = models[Int(app)]
+        if !m.usesLegacyFetch {
+            submit(app: app, identifier: refreshIdentifier, earliestBegin: now + m.refreshEarliestBeginDelay,
+                   power: false, network: m.refresh.usesNetwork)
+        }
+        if let interval = m.processingInterval {
+            let due = lastProcessingDone[Int(app)].map { now - $0 >= interval } ?? true
+            if due {
+                submit(app: app, identifier: processingIdentifier, earliestBegin: now,
+                       power: m.processingRequiresExternalPower, network: m.processingRequiresNetwork)
+            }
+        }
+    }
+
+    mutating func submit(app: Int32, identifier: Int32, earliestBegin: SimTime, power: Bool, network: Bool) {
+        switch scheduler.submit(app: app, identifierIndex: identifier, earliestBegin: earliestBegin,
+                                requiresExternalPower: power, requiresNetworkConnectivity: network, at: now) {
+        case .success(let r):
+            if Sink.isEnabled {
+                var e = DeviceEvent(kind: .submitted, time: now, device: state)
+                e.app = app; e.requestID = r.id; e.taskKind = r.kind; e.requestedAt = now
+                e.earliestBegin = r.earliestBegin
+                sink.record(e)
+            }
+            policyObserve(.submitted(r))
+        case .failure(let error):
+            metrics.submissionsRejected += 1
+            if Sink.isEnabled {
+                var e = DeviceEvent(kind: .rejected, time: now, device: state)
+                e.app = app; e.detail = "\(error)"
+                sink.record(e)
+            }
+        }
+    }
+
+    /// Legacy Background Fetch: the system keeps one fetch pending, not
+    /// before `minimumFetchInterval` after the last one.
+    mutating func armLegacyFetch(app: Int32, after t: SimTime) {
+        let m = models[Int(app)]
+        submit(app: app, identifier: 2, earliestBegin: t + m.minimumFetchInterval, power: false,
+               network: m.refresh.usesNetwork)
+    }
+}

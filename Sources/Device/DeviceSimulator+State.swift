@@ -1,0 +1,119 @@
+import SimCore
+
+// Device state: network, charging, battery, Low Power Mode.
+extension DeviceSimulator {
+    mutating func applyNetwork(_ network: NetworkType, notify: Bool) {
+        radio.networkChanged(to: network, at: now)
+        syncRadioTail()
+        guard network != state.network else { return }
+        state.network = network
+        if notify {
+            if Sink.isEnabled { logState("network") }
+            policyObserve(.stateChanged(.networkChanged))
+            consultPolicy()
+        }
+    }
+
+    /// Tails the radio settled on its own (network change, foreground start,
+    /// end of run) are added to the metrics here and logged as tail rows;
+    /// tail gaps paid by a transfer are in that task's row instead.
+    mutating func syncRadioTail() {
+        let delta = radio.energy.tail - metrics.energy.tail
+        guard delta > 0 else { return }
+        metrics.energy.tail = radio.energy.tail
+        if Sink.isEnabled { logTail(delta) }
+    }
+
+    mutating func chargingBoundary() {
+        if inCharging {
+            inCharging = false
+            chargingIndex += 1
+            setCharging(false, notify: true)
+        } else {
+            setCharging(true, notify: true)
+        }
+    }
+
+    mutating func setCharging(_ on: Bool, notify: Bool) {
+        inCharging = on
+        state.isCharging = on
+        // Unplugged: a processing task that needs external power is expired.
+        if !on, let r = running, r.request.requiresExternalPower { finishRunningTask(interrupted: true) }
+        if on && state.isLowPowerMode && state.batteryPercent >= 80 { setLowPower(false) }
+        scheduleBatteryAlarm()
+        if notify {
+            if Sink.isEnabled { logState(on ? "charging_started" : "charging_stopped") }
+            policyObserve(.stateChanged(on ? .chargingStarted : .chargingStopped))
+            consultPolicy()
+        }
+    }
+
+    /// Battery power in watts: charger minus exogenous drain (background work is taken off as it is spent).
+    var batteryWatts: Double {
+        (state.isCharging ? chargingWatts : 0) - (state.isScreenOn ? trace.screenOnDrainWatts : trace.idleDrainWatts)
+    }
+
+    /// Integrates the battery from `now` to `t` (linear between events) and
+    /// takes off the background energy spent since the last call.
+    mutating func advanceBattery(to t: SimTime) {
+        let dt = Double(t.microseconds - now.microseconds) * 1e-6
+        let spent = metrics.energy.total - energyOnBattery
+        energyOnBattery = metrics.energy.total
+        var level = state.batteryPercent + (batteryWatts * dt - spent) / capacityJoules * 100
+        level = min(100, max(0, level))
+        state.batteryPercent = level
+        if level < metrics.minBatteryPercent { metrics.minBatteryPercent = level }
+        if spent > 0 { scheduleBatteryAlarm() }
+    }
+
+    /// The next time the level crosses 20 %, 10 % (down) or 80 % (up, charging, for Low Power Mode off).
+    mutating func scheduleBatteryAlarm() {
+        batteryAlarm = .distantFuture
+        let w = batteryWatts
+        guard w != 0 else { return }
+        let level = state.batteryPercent
+        var target: Double? = nil
+        if w < 0 {
+            if level > 20 { target = 20 } else if level > 10 { target = 10 }
+        } else {
+            if level < 20 { target = 20 } else if level < 80 && state.isLowPowerMode { target = 80 }
+        }
+        guard let target else { return }
+        let seconds = (target - level) / 100 * capacityJoules / w
+        let micros = max(1, Int64((seconds * 1e6).rounded(.up)))
+        batteryAlarm = now + SimDuration(microseconds: micros)
+    }
+
+    mutating func batteryThresholdReached() {
+        let w = batteryWatts
+        let level = state.batteryPercent
+        // Snap just past the threshold so the rules and the next alarm agree.
+        let target: Double
+        if w < 0 { target = level > 15 ? 20 : 10 } else { target = level < 50 ? 20 : 80 }
+        state.batteryPercent = w < 0 ? target - 1e-9 : target + 1e-9
+        if Sink.isEnabled { logState("battery_\(Int(target))") }
+        if w < 0 {
+            if target == 20 { policyObserve(.stateChanged(.batteryLow)) }
+            let threshold = target == 20 ? 0 : 1
+            if !state.isLowPowerMode && trace.acceptsLowPower(day: now.day, threshold: threshold) {
+                setLowPower(true)
+            }
+        } else {
+            if target == 20 { policyObserve(.stateChanged(.batteryOK)) }
+            if target == 80 && state.isCharging && state.isLowPowerMode { setLowPower(false) }
+        }
+        scheduleBatteryAlarm()
+        consultPolicy()
+    }
+
+    mutating func setLowPower(_ on: Bool) {
+        guard on != state.isLowPowerMode else { return }
+        state.isLowPowerMode = on
+        if on { lowPowerSince = now } else if let s = lowPowerSince {
+            metrics.lowPowerModeHours += (now - s).seconds / 3600
+            lowPowerSince = nil
+        }
+        if Sink.isEnabled { logState(on ? "low_power_on" : "low_power_off") }
+        policyObserve(.stateChanged(on ? .lowPowerModeOn : .lowPowerModeOff))
+    }
+}

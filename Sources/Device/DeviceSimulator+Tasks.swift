@@ -1,0 +1,143 @@
+import SimCore
+
+// Running background tasks: one at a time, in the order the policy gave.
+extension DeviceSimulator {
+    /// Starts the next queued task (re-checking the rules: state may have
+    /// changed since it was queued).
+    mutating func startNextTask() {
+        while running == nil, !runQueue.isEmpty {
+            let request = runQueue.removeFirst()
+            // The state changed while it waited behind another task (e.g. a
+            // session started): not the policy's fault, it goes back to pending.
+            if OSRules.refusal(for: request, at: now, state: state) != nil {
+                scheduler.restore(request)
+                continue
+            }
+            start(request)
+        }
+        if running == nil { taskEnd = .distantFuture }
+    }
+
+    mutating func start(_ request: TaskRequest) {
+        let app = Int(request.app)
+        let m = models[app]
+        let work = request.kind == .processing ? m.processing : m.refresh
+        let slot = app * 3 + Int(request.kind.rawValue)
+        let n = runCount[slot]
+        runCount[slot] += 1
+        metrics.tasksRun += 1
+        delaySum += (now - request.earliestBegin).seconds
+
+        // Chain scheduling: the handler resubmits first thing (or forgets).
+        if request.kind == .appRefresh && m.resubmitsAtStart { resubmit(request, run: n) }
+
+        var ledger = EnergyLedger()
+        var dataEnd = now
+        var fails = random.uniform(RandomPurpose.taskFailure.rawValue, UInt64(slot), n)
+            < work.failureProbability(on: state.network)
+        if work.usesNetwork {
+            if state.network.isOnline {
+                let t = radio.backgroundTransfer(at: now, bytesUp: work.bytesUp, bytesDown: work.bytesDown,
+                                                 latency: work.serverLatency)
+                dataEnd = t.end
+                ledger = t.ledger
+            } else {
+                fails = true
+            }
+        }
+        metrics.energy.promotion += ledger.promotion
+        metrics.energy.active += ledger.active
+        metrics.energy.tail += ledger.tail
+        var cpu = work.cpuSeconds
+        if request.kind == .processing { cpu = max(0, cpu - processingProgress[app]) }
+        let natural = fails ? dataEnd : dataEnd + SimDuration.seconds(cpu)
+        let budget = request.kind == .processing ? processingBudget : refreshBudget
+        let deadline = now + budget
+        running = RunningTask(request: request, start: now, dataEnd: dataEnd, naturalEnd: natural,
+                              cpuSeconds: cpu, fails: fails, ledger: ledger)
+        taskEnd = min(natural, deadline)
+    }
+
+    /// Ends the running task at `now`: naturally, at its budget, or cut
+    /// short by an interruption (session start, unplugged).
+    mutating func finishRunningTask(interrupted: Bool) {
+        guard var task = running else { return }
+        running = nil
+        taskEnd = .distantFuture
+        let request = task.request
+        let app = Int(request.app)
+        let m = models[app]
+        let expired = interrupted || now < task.naturalEnd
+        if now < task.dataEnd {
+            let refund = radio.cutLastTransfer(at: now)
+            metrics.energy.active += refund.active
+            task.ledger.active += refund.active
+        }
+        let cpuRan = max(0, min(task.cpuSeconds, (now - task.dataEnd).seconds))
+        let cpuJ = (task.fails && !expired) ? 0 : cpuRan * config.energy.cpuWatts
+        metrics.energy.cpu += cpuJ
+        task.ledger.cpu = cpuJ
+
+        let outcome: TaskOutcome = expired ? .expired : (task.fails ? .failed : .success)
+        var fetchResult: FetchResult? = nil
+        var newData: Bool? = nil
+        switch outcome {
+        case .success:
+            metrics.tasksSucceeded += 1
+            if request.kind.refreshesContent {
+                let got = fetchContent(app: app, at: task.dataEnd)
+                newData = got
+                if !got || unconsumedRefresh[app] { metrics.wastedRefreshes += 1 }
+                if got { unconsumedRefresh[app] = true }
+                fetchResult = (got || !m.reportsHonestly) ? .newData : .noData
+            } else {
+                processingProgress[app] = 0
+                lastProcessingDone[app] = now
+            }
+        case .failed:
+            metrics.tasksFailed += 1
+            metrics.wastedEnergyJoules += task.ledger.total
+            if request.kind.refreshesContent { fetchResult = m.reportsHonestly ? .failed : .newData }
+        case .expired:
+            metrics.tasksExpired += 1
+            metrics.wastedEnergyJoules += task.ledger.total
+            if request.kind == .processing && m.checkpointsOnExpiration { processingProgress[app] += cpuRan }
+            if request.kind.refreshesContent { fetchResult = m.reportsHonestly ? .failed : .newData }
+        }
+        if Sink.isEnabled {
+            var e = DeviceEvent(kind: .task, time: now, device: state)
+            e.app = request.app; e.taskKind = request.kind; e.requestID = request.id
+            e.requestedAt = request.submittedAt; e.earliestBegin = request.earliestBegin
+            e.start = task.start; e.end = now; e.outcome = outcome; e.newData = newData
+            e.energy = task.ledger
+            sink.record(e)
+        }
+        if request.kind == .appRefresh && !m.resubmitsAtStart {
+            resubmit(request, run: runCount[app * 3] - 1)
+        }
+        if request.kind == .legacyFetch { armLegacyFetch(app: request.app, after: now) }
+        let report = TaskReport(request: request, start: task.start, end: now, outcome: outcome,
+                                fetchResult: fetchResult, energyJoules: task.ledger.total)
+        policyObserve(.taskFinished(report))
+        startNextTask()
+        if running == nil { consultPolicy() }
+    }
+
+    /// The handler resubmits its refresh request, unless it forgets (rule 6).
+    mutating func resubmit(_ request: TaskRequest, run n: UInt64) {
+        let m = models[Int(request.app)]
+        let forgets = m.forgetProbability > 0
+            && random.uniform(RandomPurpose.forgetsToResubmit.rawValue, UInt64(request.app), n) < m.forgetProbability
+        if forgets {
+            metrics.chainBreaks += 1
+            if Sink.isEnabled {
+                var e = DeviceEvent(kind: .chainBreak, time: now, device: state)
+                e.app = request.app
+                sink.record(e)
+            }
+            return
+        }
+        submit(app: request.app, identifier: refreshIdentifier, earliestBegin: now + m.refreshEarliestBeginDelay,
+               power: false, network: m.refresh.usesNetwork)
+    }
+}

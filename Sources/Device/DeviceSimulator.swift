@@ -1,0 +1,227 @@
+import SimCore
+
+/// Simulates one user's device over its trace under one policy.
+///
+/// A discrete-event loop over a handful of cursors instead of a general
+/// event queue: the exogenous streams (sessions, network, charging) are
+/// already time-sorted, and the device has only three endogenous timers
+/// (the running task's end, the policy's wake, the next battery threshold).
+/// Each step takes the earliest of these; ties go task end → network →
+/// charging → session end → session start → battery → policy wake. Content
+/// updates are never events: they are read by cursor at launches and fetches.
+///
+/// Generic over the policy and the event sink so that both are specialised
+/// (no existential or log cost on the hot path). Start from
+/// ``simulateDevice(trace:configuration:policy:randomKey:)`` with an
+/// existential policy.
+public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
+    public internal(set) var policy: Policy
+    public internal(set) var sink: Sink
+    let trace: DeviceTrace
+    let config: DeviceConfiguration
+    let random: DeviceRandom
+
+    // Per-app static data.
+    let models: [AppModel]
+    let refreshBudget: SimDuration
+    let processingBudget: SimDuration
+    let refreshIdentifier: Int32 = 0
+    let processingIdentifier: Int32 = 1
+    let future: FutureLaunches?
+
+    // Exogenous cursors.
+    var sessionIndex = 0
+    var inSession = false
+    var chargingIndex = 0
+    var inCharging = false
+    let networkSegments: [DeviceTrace.Network]
+    var networkIndex = 0
+
+    // Device state.
+    public internal(set) var now: SimTime = .zero
+    var state = DeviceState()
+    var scheduler: BackgroundTaskScheduler
+    var radio: RadioModel
+    let capacityJoules: Double
+    let chargingWatts: Double
+    var batteryAlarm: SimTime = .distantFuture
+    var energyOnBattery = 0.0       // background joules already taken off the battery
+    var lowPowerSince: SimTime? = nil
+    var lastSessionEnd: SimTime? = nil
+
+    /// Stop after this many events (a guard against a policy that wakes in a
+    /// busy loop; the conformance check uses it). Default: no limit.
+    public var eventLimit: Int = .max
+    /// Whether the run stopped at `eventLimit` before the horizon.
+    public private(set) var hitEventLimit = false
+
+    // Policy timer and the task worker.
+    var policyWake: SimTime = .distantFuture
+    var runQueue: [TaskRequest] = []
+    var running: RunningTask? = nil
+    var taskEnd: SimTime = .distantFuture
+
+    // Content and per-app bookkeeping.
+    var updateCursor: [Int]
+    var lastFetch: [SimTime]
+    var unconsumedRefresh: [Bool]
+    var runCount: [UInt64]
+    var processingProgress: [Double]
+    var lastProcessingDone: [SimTime?]
+
+    // Metric accumulators.
+    var metrics = UserMetrics()
+    var ageSum = 0.0
+    var ages: [Double] = []
+    var sinceRefreshSum = 0.0
+    var delaySum = 0.0
+    var tailLogged = 0.0
+
+    struct RunningTask {
+        var request: TaskRequest
+        var start: SimTime
+        var dataEnd: SimTime        // when the bytes are in (== start without network)
+        var naturalEnd: SimTime
+        var cpuSeconds: Double
+        var fails: Bool
+        var ledger: EnergyLedger    // wake + radio charged at start
+    }
+
+    public init(trace: DeviceTrace, configuration: DeviceConfiguration, policy: Policy,
+                randomKey: UInt64, sink: Sink) {
+        self.trace = trace
+        self.config = configuration
+        self.policy = policy
+        self.sink = sink
+        self.random = DeviceRandom(key: randomKey)
+        let n = trace.appNames.count
+        models = trace.appNames.map { configuration.model(forApp: $0) }
+        refreshBudget = configuration.refreshBudget
+        processingBudget = configuration.processingBudget
+        var registrations: [BackgroundTaskScheduler.App] = []
+        for (i, name) in trace.appNames.enumerated() {
+            let bar = trace.backgroundAppRefreshEnabled?[i] ?? models[i].backgroundAppRefreshEnabled
+            registrations.append(.init(identifiers: [(configuration.refreshIdentifier(forApp: name), .appRefresh),
+                                                     (name + ".processing", .processing),
+                                                     (name + ".fetch", .legacyFetch)],
+                                       backgroundAppRefreshEnabled: bar))
+        }
+        scheduler = BackgroundTaskScheduler(apps: registrations)
+        radio = RadioModel(parameters: configuration.energy)
+        capacityJoules = (configuration.batteryCapacityWh ?? trace.batteryCapacityWh) * 3600
+        chargingWatts = trace.chargingWatts ?? configuration.chargingWatts
+        networkSegments = Self.tile(trace.network, horizon: trace.horizon)
+        updateCursor = Array(repeating: 0, count: n)
+        lastFetch = Array(repeating: .zero, count: n)
+        unconsumedRefresh = Array(repeating: false, count: n)
+        runCount = Array(repeating: 0, count: n * 3)
+        processingProgress = Array(repeating: 0, count: n)
+        lastProcessingDone = Array(repeating: nil, count: n)
+        ages.reserveCapacity(trace.sessions.count)
+        if Policy.needsFutureKnowledge {
+            var launches = Array(repeating: [SimTime](), count: n)
+            for s in trace.sessions { launches[Int(s.app)].append(s.start) }
+            future = FutureLaunches(launches: launches, contentUpdates: trace.contentUpdates)
+        } else {
+            future = nil
+        }
+        state.batteryPercent = trace.initialBatteryPercent
+        state.network = .offline
+    }
+
+    /// Fills gaps in the network intervals with offline so the segments tile [0, horizon).
+    static func tile(_ intervals: [DeviceTrace.Network], horizon: SimTime) -> [DeviceTrace.Network] {
+        var out: [DeviceTrace.Network] = []
+        out.reserveCapacity(intervals.count + 2)
+        var t = SimTime.zero
+        for iv in intervals where iv.end > t {
+            if iv.start > t { out.append(.init(start: t, end: iv.start, network: .offline)) }
+            out.append(.init(start: max(t, iv.start), end: iv.end, network: iv.network))
+            t = iv.end
+        }
+        if t < horizon { out.append(.init(start: t, end: horizon, network: .offline)) }
+        return out
+    }
+
+    // MARK: - The loop
+
+    /// Runs the whole horizon and returns the user's metrics.
+    public mutating func run() -> UserMetrics {
+        let horizon = trace.horizon
+        if Sink.isEnabled { logUpdates() }
+        // Time 0: the initial state, then legacy fetch arming and a first decision.
+        applyNetwork(networkSegments.first?.network ?? .offline, notify: false)
+        networkIndex = 0
+        if let c = trace.charging.first, c.start <= .zero { chargingIndex = 0; setCharging(true, notify: false) }
+        for a in 0..<models.count where models[a].usesLegacyFetch { armLegacyFetch(app: Int32(a), after: .zero) }
+        if Sink.isEnabled { logState("initial") }
+        scheduleBatteryAlarm()
+        consultPolicy()
+
+        while true {
+            let tSession = nextSessionBoundary
+            let tNetwork = networkIndex + 1 < networkSegments.count ? networkSegments[networkIndex + 1].start : .distantFuture
+            let tCharging = nextChargingBoundary
+            var t = min(taskEnd, tNetwork, tCharging, tSession, batteryAlarm, policyWake)
+            if t >= horizon { t = horizon }
+            advanceBattery(to: t)
+            now = t
+            if t >= horizon { break }
+            metrics.events += 1
+            if metrics.events > eventLimit { hitEventLimit = true; break }
+            if taskEnd == t {
+                finishRunningTask(interrupted: false)
+            } else if tNetwork == t {
+                networkIndex += 1
+                applyNetwork(networkSegments[networkIndex].network, notify: true)
+            } else if tCharging == t {
+                chargingBoundary()
+            } else if tSession == t {
+                if inSession { endSession() } else { startSession() }
+            } else if batteryAlarm == t {
+                batteryThresholdReached()
+            } else {
+                policyWake = .distantFuture
+                consultPolicy()
+            }
+        }
+        finish()
+        return metrics
+    }
+
+    var nextSessionBoundary: SimTime {
+        guard sessionIndex < trace.sessions.count else { return .distantFuture }
+        let s = trace.sessions[sessionIndex]
+        return inSession ? s.end : s.start
+    }
+
+    var nextChargingBoundary: SimTime {
+        guard chargingIndex < trace.charging.count else { return .distantFuture }
+        let c = trace.charging[chargingIndex]
+        return inCharging ? c.end : c.start
+    }
+}
+
+/// Simulates `trace` under an existential policy: opens it once so the
+/// simulation itself is specialised for the concrete policy type.
+public func simulateDevice(trace: DeviceTrace, configuration: DeviceConfiguration = DeviceConfiguration(),
+                           policy: any SchedulingPolicy, randomKey: UInt64) -> UserMetrics {
+    func open<P: SchedulingPolicy>(_ p: P) -> UserMetrics {
+        var sim = DeviceSimulator(trace: trace, configuration: configuration, policy: p,
+                                  randomKey: randomKey, sink: NoEventLog())
+        return sim.run()
+    }
+    return open(policy)
+}
+
+/// As ``simulateDevice(trace:configuration:policy:randomKey:)``, also returning the event log.
+public func simulateDeviceWithLog(trace: DeviceTrace, configuration: DeviceConfiguration = DeviceConfiguration(),
+                                  policy: any SchedulingPolicy, randomKey: UInt64) -> (UserMetrics, EventRecorder) {
+    func open<P: SchedulingPolicy>(_ p: P) -> (UserMetrics, EventRecorder) {
+        var sim = DeviceSimulator(trace: trace, configuration: configuration, policy: p,
+                                  randomKey: randomKey, sink: EventRecorder())
+        let m = sim.run()
+        return (m, sim.sink)
+    }
+    return open(policy)
+}

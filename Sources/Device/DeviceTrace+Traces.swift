@@ -1,0 +1,44 @@
+import SimCore
+import Traces
+
+extension NetworkType {
+    /// The Traces network kind as the device sees it.
+    public init(_ kind: NetworkKind) {
+        switch kind {
+        case .wifi: self = .wifi
+        case .cellular: self = .cellular
+        case .offline: self = .offline
+        }
+    }
+}
+
+extension DeviceTrace {
+    /// The device's view of a generated or read user trace. `apps` is the
+    /// trace set's app list (`TraceSet.apps` / `GeneratorParameters.apps`).
+    public init(_ user: UserTrace, apps: [TraceApp]) {
+        let p = user.profile
+        let days = max(0, user.horizon.day) + 1
+        var lpm: [[Bool]] = []
+        lpm.reserveCapacity(days)
+        for d in 0..<days {
+            lpm.append([user.acceptsLowPowerMode(day: d, thresholdPercent: 20),
+                        user.acceptsLowPowerMode(day: d, thresholdPercent: 10)])
+        }
+        self.init(
+            horizon: user.horizon,
+            appNames: apps.map(\.name),
+            sessions: user.sessions.map { Session(start: $0.start, end: $0.end, app: Int32($0.app)) },
+            charging: user.charging.map { Charging(start: $0.start, end: $0.end) },
+            network: user.network.map { Network(start: $0.start, end: $0.end, network: NetworkType($0.kind)) },
+            contentUpdates: user.contentUpdates,
+            lowPowerAccepted: lpm,
+            screenOnDrainWatts: p.screenOnDrainWatts,
+            idleDrainWatts: p.idleDrainWatts,
+            initialBatteryPercent: p.initialBatteryPercent,
+            batteryCapacityWh: p.batteryCapacityWh,
+            chargingWatts: p.chargingWatts)
+        if p.backgroundAppRefreshEnabled.count == apps.count {
+            backgroundAppRefreshEnabled = p.backgroundAppRefreshEnabled
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import SimCore
+
+/// The exogenous world of one device, in the shape the simulator consumes:
+/// flat, time-sorted arrays of small structs indexed by app number.
+///
+/// Built from a Traces `UserTrace` by `DeviceTrace(_:)` (see
+/// `DeviceTrace+Traces.swift`) or by hand in tests.
+public struct DeviceTrace: Sendable {
+    /// A foreground session: screen on, `app` in the foreground.
+    @frozen
+    public struct Session: Sendable, Hashable {
+        public var start: SimTime
+        public var end: SimTime
+        public var app: Int32
+        public init(start: SimTime, end: SimTime, app: Int32) {
+            self.start = start; self.end = end; self.app = app
+        }
+    }
+
+    /// The device is plugged in over [start, end).
+    @frozen
+    public struct Charging: Sendable, Hashable {
+        public var start: SimTime
+        public var end: SimTime
+        public init(start: SimTime, end: SimTime) { self.start = start; self.end = end }
+    }
+
+    /// The device is on `network` over [start, end).
+    @frozen
+    public struct Network: Sendable, Hashable {
+        public var start: SimTime
+        public var end: SimTime
+        public var network: NetworkType
+        public init(start: SimTime, end: SimTime, network: NetworkType) {
+            self.start = start; self.end = end; self.network = network
+        }
+    }
+
+    /// End of the simulated period.
+    public var horizon: SimTime
+    /// App names, indexed by the app numbers used everywhere else.
+    public var appNames: [String]
+    /// Sorted, non-overlapping.
+    public var sessions: [Session]
+    /// Sorted, non-overlapping.
+    public var charging: [Charging]
+    /// Sorted; gaps are offline.
+    public var network: [Network]
+    /// Content update publication times per app, sorted.
+    public var contentUpdates: [[SimTime]]
+    /// Low Power Mode accepted when offered: `[day][0]` at 20 %, `[day][1]` at 10 %.
+    /// Missing days mean "declined".
+    public var lowPowerAccepted: [[Bool]]
+    /// Drain while the screen is on, watts.
+    public var screenOnDrainWatts: Double
+    /// Drain while idle, watts.
+    public var idleDrainWatts: Double
+    /// Battery level at time 0, percent.
+    public var initialBatteryPercent: Double
+    /// Battery capacity, watt-hours.
+    public var batteryCapacityWh: Double
+    /// Charger power, watts (nil: the device configuration's value).
+    public var chargingWatts: Double?
+    /// Background App Refresh switch per app (nil: the app models decide).
+    public var backgroundAppRefreshEnabled: [Bool]?
+
+    public init(horizon: SimTime, appNames: [String], sessions: [Session] = [], charging: [Charging] = [],
+                network: [Network]? = nil, contentUpdates: [[SimTime]]? = nil,
+                lowPowerAccepted: [[Bool]] = [], screenOnDrainWatts: Double = 1.0,
+                idleDrainWatts: Double = 0.02, initialBatteryPercent: Double = 100,
+                batteryCapacityWh: Double = 12.4, chargingWatts: Double? = nil) {
+        self.horizon = horizon
+        self.appNames = appNames
+        self.sessions = sessions
+        self.charging = charging
+        self.network = network ?? [Network(start: .zero, end: horizon, network: .wifi)]
+        self.contentUpdates = contentUpdates ?? Array(repeating: [], count: appNames.count)
+        self.lowPowerAccepted = lowPowerAccepted
+        self.screenOnDrainWatts = screenOnDrainWatts
+        self.idleDrainWatts = idleDrainWatts
+        self.initialBatteryPercent = initialBatteryPercent
+        self.batteryCapacityWh = batteryCapacityWh
+        self.chargingWatts = chargingWatts
+    }
+
+    /// Whether the user accepts Low Power Mode offered on `day` at threshold index 0 (20 %) or 1 (10 %).
+    public func acceptsLowPower(day: Int, threshold: Int) -> Bool {
+        day >= 0 && day < lowPowerAccepted.count && threshold < lowPowerAccepted[day].count
+            && lowPowerAccepted[day][threshold]
+    }
+}

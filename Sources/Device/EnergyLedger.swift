@@ -1,0 +1,37 @@
+/// Background energy by component, joules. Foreground (screen-on) energy is
+/// in the trace's drain and is not counted here.
+@frozen
+public struct EnergyLedger: Sendable, Hashable {
+    /// Wake-up overheads.
+    public var wake: Double = 0
+    /// CPU while tasks compute.
+    public var cpu: Double = 0
+    /// Radio promotions (idle → connected).
+    public var promotion: Double = 0
+    /// Radio active transfer power.
+    public var active: Double = 0
+    /// Radio tails not already paid for by foreground use.
+    public var tail: Double = 0
+
+    public init() {}
+
+    /// Sum of all components, joules.
+    @inlinable
+    public var total: Double { wake + cpu + promotion + active + tail }
+
+    @inlinable
+    public static func + (a: EnergyLedger, b: EnergyLedger) -> EnergyLedger {
+        var r = a
+        r.wake += b.wake; r.cpu += b.cpu; r.promotion += b.promotion
+        r.active += b.active; r.tail += b.tail
+        return r
+    }
+
+    @inlinable
+    public static func - (a: EnergyLedger, b: EnergyLedger) -> EnergyLedger {
+        var r = a
+        r.wake -= b.wake; r.cpu -= b.cpu; r.promotion -= b.promotion
+        r.active -= b.active; r.tail -= b.tail
+        return r
+    }
+}

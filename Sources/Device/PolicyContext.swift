@@ -1,0 +1,100 @@
+import SimCore
+
+/// What a policy may read at a decision point. Policies only read it, so
+/// fields can be added without breaking any policy.
+public struct PolicyContext: Sendable {
+    /// The current time.
+    public var now: SimTime
+    /// Battery, charging, Low Power Mode, network, screen.
+    public var device: DeviceState
+    /// Pending requests (not started), in submission order. A view of the
+    /// simulator's own storage: do not keep it beyond the call.
+    public var pending: [TaskRequest]
+    /// Number of apps; app numbers are 0..<appCount.
+    public var appCount: Int
+    /// The radio is connected until this time (nil: idle). Work started
+    /// before it pays no promotion (what coalescing exploits).
+    public var radioUpUntil: SimTime?
+    /// When the last foreground session ended (nil: none yet).
+    public var lastSessionEnd: SimTime?
+    /// Deterministic randomness for policies (jitter): same key, same draws.
+    public var random: DeviceRandom
+    /// The future, filled only for policies with `needsFutureKnowledge`
+    /// (bounds such as the oracle; not a realisable policy).
+    public var future: FutureLaunches?
+    /// Background energy spent so far, joules.
+    public var backgroundJoules: Double
+    /// Run-time budget of an app refresh.
+    public var refreshBudget: SimDuration
+
+    public init(now: SimTime, device: DeviceState, pending: [TaskRequest] = [], appCount: Int = 1,
+                radioUpUntil: SimTime? = nil, lastSessionEnd: SimTime? = nil,
+                random: DeviceRandom = DeviceRandom(key: 0), future: FutureLaunches? = nil,
+                backgroundJoules: Double = 0, refreshBudget: SimDuration = .seconds(30 as Int64)) {
+        self.now = now
+        self.device = device
+        self.pending = pending
+        self.appCount = appCount
+        self.radioUpUntil = radioUpUntil
+        self.lastSessionEnd = lastSessionEnd
+        self.random = random
+        self.future = future
+        self.backgroundJoules = backgroundJoules
+        self.refreshBudget = refreshBudget
+    }
+
+    /// Why the OS would refuse to start `request` now, or nil if it may start.
+    @inlinable
+    public func refusal(for request: TaskRequest) -> Refusal? {
+        OSRules.refusal(for: request, at: now, state: device)
+    }
+
+    /// The OS would start `request` now.
+    @inlinable
+    public func isEligible(_ request: TaskRequest) -> Bool { refusal(for: request) == nil }
+
+    /// The earliest `earliestBegin` among pending requests of `app` of a
+    /// content-refreshing kind (nil if none is pending).
+    public func pendingRefresh(app: Int32) -> TaskRequest? {
+        for r in pending where r.app == app && r.kind.refreshesContent { return r }
+        return nil
+    }
+}
+
+/// The trace's future launches, for bounds only.
+public struct FutureLaunches: Sendable {
+    /// Launch times per app, sorted.
+    public let launches: [[SimTime]]
+    /// Content publication times per app, sorted.
+    public let contentUpdates: [[SimTime]]
+
+    public init(launches: [[SimTime]], contentUpdates: [[SimTime]]) {
+        self.launches = launches
+        self.contentUpdates = contentUpdates
+    }
+
+    /// Whether `app` publishes an update in (after, upTo].
+    public func hasUpdate(app: Int32, after: SimTime, upTo: SimTime) -> Bool {
+        guard let u = Self.firstAfter(contentUpdates[Int(app)], after) else { return false }
+        return u <= upTo
+    }
+
+    /// The first update of `app` strictly after `t`.
+    public func nextUpdate(app: Int32, after t: SimTime) -> SimTime? {
+        Self.firstAfter(contentUpdates[Int(app)], t)
+    }
+
+    static func firstAfter(_ a: [SimTime], _ t: SimTime) -> SimTime? {
+        var lo = 0, hi = a.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if a[mid] <= t { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < a.count ? a[lo] : nil
+    }
+
+    /// The first launch of `app` strictly after `t`.
+    public func nextLaunch(app: Int32, after t: SimTime) -> SimTime? {
+        Self.firstAfter(launches[Int(app)], t)
+    }
+}

@@ -1,0 +1,134 @@
+import SimCore
+
+/// The radio's RRC state machine, charging background work for what it adds.
+///
+/// States: idle → (promotion) → active while bytes flow → tail → idle.
+/// A transfer that starts inside a running tail pays no promotion; the tail
+/// time before it (the gap) is charged at tail power. Foreground use (a
+/// session while online) keeps the radio active and leaves a tail that the
+/// foreground "owns": background work inside that window pays no promotion
+/// and no tail for the part of the window the foreground would have had
+/// anyway. Tails are charged lazily, when the next transfer or a network
+/// change or the end of the run settles them, so no event is needed per tail.
+public struct RadioModel: Sendable {
+    public var parameters: EnergyParameters
+    /// Network the radio is on (a change drops the connection).
+    public private(set) var network: NetworkType = .offline
+    /// End of the last active period (µs); the tail runs after it.
+    public private(set) var activeUntil: Int64 = Self.never
+    /// Tail already paid for (by the foreground, or charged): background is not charged before it.
+    private var freeTailUntil: Int64 = Self.never
+    static let never: Int64 = .min / 4
+    /// The last background transfer, so an expiration can cut it short.
+    private var lastActiveStart: Int64 = 0
+    private var lastActiveEnd: Int64 = 0
+    private var lastActiveJoules: Double = 0
+    /// Background radio energy so far.
+    public private(set) var energy = EnergyLedger()
+    /// Number of promotions background work caused.
+    public private(set) var promotions: Int = 0
+
+    public init(parameters: EnergyParameters) { self.parameters = parameters }
+
+    @inlinable
+    var tailMicros: Int64 { Int64((parameters.radio(network).tailSeconds * 1e6).rounded()) }
+
+    /// True while the radio is connected (active or in its tail) at `t`.
+    public func isUp(at t: SimTime, on net: NetworkType) -> Bool {
+        net == network && net.isOnline && t.microseconds < activeUntil + tailMicros
+    }
+
+    /// When the current tail ends, if the radio is up at `t`.
+    public func tailEnds(at t: SimTime) -> SimTime? {
+        guard network.isOnline, t.microseconds < activeUntil + tailMicros else { return nil }
+        return SimTime(microseconds: activeUntil + tailMicros)
+    }
+
+    /// Charges the background's share of the tail between the last active
+    /// period and `t` (capped at one full tail). Returns the joules charged.
+    @discardableResult
+    private mutating func settleTail(until t: Int64) -> Double {
+        // Never connected on this network yet: nothing owed.
+        guard network.isOnline, activeUntil != Self.never else { return 0 }
+        let from = max(activeUntil, freeTailUntil)
+        let to = min(t, activeUntil + tailMicros)
+        guard to > from else { return 0 }
+        let j = Double(to - from) * 1e-6 * parameters.radio(network).tailWatts
+        energy.tail += j
+        freeTailUntil = to   // paid: never charged twice
+        return j
+    }
+
+    /// The network changed at `t`: the old connection's tail ends there.
+    @discardableResult
+    public mutating func networkChanged(to net: NetworkType, at t: SimTime) -> Double {
+        let j = settleTail(until: t.microseconds)
+        if net != network {
+            network = net
+            activeUntil = Self.never
+            freeTailUntil = Self.never
+        }
+        return j
+    }
+
+    /// Settles everything still owed at the end of the run (full tails).
+    @discardableResult
+    public mutating func finish() -> Double {
+        settleTail(until: .max / 4)
+    }
+
+    /// A background transfer asked for at `t`. Returns when the data phase
+    /// ends (after any promotion, the server latency and the bytes), and the
+    /// joules charged now (promotion, tail gap, active).
+    public mutating func backgroundTransfer(at t: SimTime, bytesUp: Double, bytesDown: Double,
+                                            latency: SimDuration) -> (end: SimTime, ledger: EnergyLedger) {
+        precondition(network.isOnline, "background transfer while offline")
+        let p = parameters.radio(network)
+        let before = energy
+        var start = t.microseconds
+        if start >= activeUntil + tailMicros {
+            // Idle: the previous tail ran out in full; promote.
+            settleTail(until: start)
+            energy.promotion += p.promotionJoules
+            promotions += 1
+            start += Int64((p.promotionSeconds * 1e6).rounded())
+        } else if start >= activeUntil {
+            // Inside a tail: pay the gap (beyond what the foreground owns), no promotion.
+            settleTail(until: start)
+        }
+        let upSeconds = bytesUp * 8 / (p.uplinkMbps * 1e6)
+        let downSeconds = bytesDown * 8 / (p.downlinkMbps * 1e6)
+        let activeSeconds = latency.seconds + upSeconds + downSeconds
+        let end = start + Int64((activeSeconds * 1e6).rounded())
+        let joules = p.betaWatts * activeSeconds
+            + p.alphaUpWattsPerMbps * p.uplinkMbps * upSeconds
+            + p.alphaDownWattsPerMbps * p.downlinkMbps * downSeconds
+        energy.active += joules
+        lastActiveStart = start; lastActiveEnd = end; lastActiveJoules = joules
+        activeUntil = max(activeUntil, end)
+        return (SimTime(microseconds: end), energy - before)
+    }
+
+    /// The last background transfer was cut at `t` (expiration): refunds the
+    /// active energy it did not spend and starts the tail at `t`.
+    public mutating func cutLastTransfer(at t: SimTime) -> EnergyLedger {
+        let before = energy
+        let cut = t.microseconds
+        guard cut < lastActiveEnd else { return EnergyLedger() }
+        let span = Double(lastActiveEnd - lastActiveStart)
+        let unspent = span > 0 ? Double(lastActiveEnd - max(cut, lastActiveStart)) / span : 1
+        energy.active -= lastActiveJoules * unspent
+        if activeUntil == lastActiveEnd { activeUntil = max(cut, lastActiveStart) }
+        lastActiveEnd = cut
+        return energy - before
+    }
+
+    /// Foreground network use from `start` to `end` (a session while online):
+    /// the radio is up, and the tail after `end` is the foreground's.
+    public mutating func foreground(from start: SimTime, to end: SimTime) {
+        guard network.isOnline else { return }
+        settleTail(until: start.microseconds)
+        activeUntil = max(activeUntil, end.microseconds)
+        freeTailUntil = max(freeTailUntil, end.microseconds + tailMicros)
+    }
+}

@@ -1,0 +1,119 @@
+import SimCore
+
+/// A background-task scheduling policy: the plug-in seam of BGBench.
+///
+/// A policy is a value type. The simulator owns one copy per simulated
+/// device, tells it what happens through ``observe(_:context:)`` and asks it
+/// at every decision point (a wake it asked for, a request submitted, a
+/// state change, a task finished, a session ended) what to do through
+/// ``decide(context:)``. It chooses *when* the system wakes and *which*
+/// eligible tasks run; the OS rules are enforced whatever it answers, and
+/// refused asks are counted (``UserMetrics/tasksRefused``).
+///
+/// A policy must be deterministic: the same observations and contexts give
+/// the same decisions (use `context.random` for any randomness).
+/// See Docs/WritingAPolicy.md.
+public protocol SchedulingPolicy: Sendable {
+    /// True only for bounds that need to see the future (the oracle): the
+    /// simulator then fills ``PolicyContext/future``. Default false.
+    static var needsFutureKnowledge: Bool { get }
+
+    /// Something happened. Default: ignore it.
+    mutating func observe(_ observation: PolicyObservation, context: PolicyContext)
+
+    /// What to run now and when to be woken next.
+    mutating func decide(context: PolicyContext) -> PolicyDecision
+}
+
+extension SchedulingPolicy {
+    public static var needsFutureKnowledge: Bool { false }
+    public mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {}
+}
+
+/// A policy's answer at a decision point.
+public struct PolicyDecision: Sendable, Hashable {
+    /// Requests to start now, in order (they run one after another).
+    public var run: [RequestID]
+    /// Run every request that is eligible now (no allocation: the fast path
+    /// of greedy-style policies). Combined with `run`, eligible requests not
+    /// in `run` follow it.
+    public var runAllEligible: Bool
+    /// When to be woken next for a decision (nil: only at the next event).
+    /// A time not after `now` is ignored.
+    public var wakeAt: SimTime?
+
+    @inlinable
+    public init(run: [RequestID] = [], runAllEligible: Bool = false, wakeAt: SimTime? = nil) {
+        self.run = run
+        self.runAllEligible = runAllEligible
+        self.wakeAt = wakeAt
+    }
+
+    /// Do nothing, wake at the next event only.
+    public static let none = PolicyDecision()
+}
+
+/// The outcome of a task run.
+@frozen
+public enum TaskOutcome: UInt8, Sendable, Hashable {
+    case success = 0
+    case failed
+    /// Ran out of budget or interrupted (session start, unplugged).
+    case expired
+
+    public var name: String {
+        switch self {
+        case .success: "success"
+        case .failed: "failed"
+        case .expired: "expired"
+        }
+    }
+}
+
+/// Legacy Background Fetch result, as the app reports it (honest or not).
+@frozen
+public enum FetchResult: UInt8, Sendable, Hashable {
+    case newData, noData, failed
+    public var name: String {
+        switch self {
+        case .newData: "newData"
+        case .noData: "noData"
+        case .failed: "failed"
+        }
+    }
+}
+
+/// One finished task, as reported to the policy.
+public struct TaskReport: Sendable, Hashable {
+    public var request: TaskRequest
+    public var start: SimTime
+    public var end: SimTime
+    public var outcome: TaskOutcome
+    /// What the app reported (refresh and fetch; nil for processing).
+    public var fetchResult: FetchResult?
+    /// Background energy the task caused (tail not yet included), joules.
+    public var energyJoules: Double
+}
+
+/// A device state change.
+@frozen
+public enum StateChange: UInt8, Sendable, Hashable {
+    case screenOn, screenOff, chargingStarted, chargingStopped, networkChanged,
+         lowPowerModeOn, lowPowerModeOff, batteryLow, batteryOK
+}
+
+/// Things a policy is told. New cases may be added: switch with `default`.
+public enum PolicyObservation: Sendable, Hashable {
+    /// The user opened `app` (screen on); it fetches content in the foreground.
+    case launch(app: Int32)
+    /// The session of `app` ended; the app went to the background.
+    case sessionEnded(app: Int32)
+    /// A request was submitted (replacing any with the same identifier).
+    case submitted(TaskRequest)
+    /// A task finished.
+    case taskFinished(TaskReport)
+    /// The device state changed (the new state is in the context).
+    case stateChanged(StateChange)
+    /// The OS refused to start a request the policy asked for.
+    case refused(RequestID, Refusal)
+}

@@ -1,0 +1,100 @@
+/// Every per-user metric of the brief for one (policy, user, seed) run.
+/// Ratios with a zero denominator are NaN, not 0 ("undefined", so that
+/// averages across users can skip them knowingly).
+public struct UserMetrics: Sendable, Hashable {
+    /// Simulated days (horizon / 1 day).
+    public var days: Double = 0
+    /// Foreground launches (sessions).
+    public var launches: Int = 0
+    /// Launches whose content was fresh (no update missed), before the foreground fetch.
+    public var freshLaunches: Int = 0
+    /// freshLaunches / launches (NaN without launches).
+    public var freshLaunchRatio: Double = .nan
+    /// Mean content age at launch (Cho & Garcia-Molina), seconds (NaN without launches).
+    public var meanAgeSeconds: Double = .nan
+    /// 95th percentile (nearest rank) of content age at launch, seconds.
+    public var p95AgeSeconds: Double = .nan
+    /// Mean time since the app's content was last fetched, at launch, seconds
+    /// (launches with no fetch yet are measured from time 0).
+    public var meanTimeSinceRefreshSeconds: Double = .nan
+    /// Background wakes (a batch of tasks started at one decision point).
+    public var backgroundWakes: Int = 0
+    /// Tasks started.
+    public var tasksRun: Int = 0
+    /// Tasks that ended successfully.
+    public var tasksSucceeded: Int = 0
+    /// Tasks expired (budget, session start, unplugged).
+    public var tasksExpired: Int = 0
+    /// Tasks that failed (network or server).
+    public var tasksFailed: Int = 0
+    /// Runs the policy asked for that the OS refused.
+    public var tasksRefused: Int = 0
+    /// Refused runs by reason, indexed by `Refusal.rawValue`.
+    public var refusalsByReason: [Int] = Array(repeating: 0, count: Refusal.allCases.count)
+    /// Submissions rejected (notPermitted, tooMany, unavailable).
+    public var submissionsRejected: Int = 0
+    /// Background energy by component, joules.
+    public var energy = EnergyLedger()
+    /// Energy of expired and failed tasks (their wake, CPU and radio, tails excluded), joules.
+    public var wastedEnergyJoules: Double = 0
+    /// Background energy as battery percent per simulated day.
+    public var batteryPercentPerDayBackground: Double = .nan
+    /// Successful background refreshes that fetched nothing new, or whose
+    /// content was replaced by another fetch before any launch.
+    public var wastedRefreshes: Int = 0
+    /// Handlers that forgot to resubmit (chain broken until the next launch).
+    public var chainBreaks: Int = 0
+    /// Mean delay from `earliestBeginDate` to the start of a task, seconds (NaN if none ran).
+    public var meanDelayPastEarliestBeginSeconds: Double = .nan
+    /// Background joules per fresh launch (NaN without fresh launches).
+    public var joulesPerFreshLaunch: Double = .nan
+    /// Hours spent in Low Power Mode.
+    public var lowPowerModeHours: Double = 0
+    /// Lowest battery level reached, percent.
+    public var minBatteryPercent: Double = 100
+    /// Simulation events processed (for speed measurements).
+    public var events: Int = 0
+
+    public init() {}
+
+    /// One output column: name, unit, description and how to read it.
+    public struct Column: Sendable {
+        public let name: String
+        public let unit: String
+        public let description: String
+        public let value: @Sendable (UserMetrics) -> Double
+    }
+
+    /// The columns of `runs.csv` contributed by the device, in order. A new
+    /// metric is one stored property above plus one line here.
+    public static let columns: [Column] = [
+        Column(name: "days", unit: "d", description: "simulated days") { $0.days },
+        Column(name: "launches", unit: "count", description: "foreground launches") { Double($0.launches) },
+        Column(name: "fresh_launches", unit: "count", description: "launches with fresh content (before the foreground fetch)") { Double($0.freshLaunches) },
+        Column(name: "fresh_launch_ratio", unit: "ratio", description: "fresh_launches / launches; NaN without launches") { $0.freshLaunchRatio },
+        Column(name: "mean_age_s", unit: "s", description: "mean content age at launch (Cho & Garcia-Molina)") { $0.meanAgeSeconds },
+        Column(name: "p95_age_s", unit: "s", description: "95th percentile content age at launch (nearest rank)") { $0.p95AgeSeconds },
+        Column(name: "mean_since_refresh_s", unit: "s", description: "mean time since the content was last fetched, at launch") { $0.meanTimeSinceRefreshSeconds },
+        Column(name: "wakes", unit: "count", description: "background wakes (batches of tasks)") { Double($0.backgroundWakes) },
+        Column(name: "tasks_run", unit: "count", description: "background tasks started") { Double($0.tasksRun) },
+        Column(name: "tasks_succeeded", unit: "count", description: "tasks ended successfully") { Double($0.tasksSucceeded) },
+        Column(name: "tasks_expired", unit: "count", description: "tasks expired (budget, session start, unplugged)") { Double($0.tasksExpired) },
+        Column(name: "tasks_failed", unit: "count", description: "tasks failed (network/server)") { Double($0.tasksFailed) },
+        Column(name: "tasks_refused", unit: "count", description: "runs asked by the policy and refused by the OS rules") { Double($0.tasksRefused) },
+        Column(name: "submissions_rejected", unit: "count", description: "submit calls that failed (notPermitted, tooManyPendingTaskRequests, unavailable)") { Double($0.submissionsRejected) },
+        Column(name: "energy_wake_j", unit: "J", description: "background wake-up overhead") { $0.energy.wake },
+        Column(name: "energy_cpu_j", unit: "J", description: "background CPU") { $0.energy.cpu },
+        Column(name: "energy_promotion_j", unit: "J", description: "radio promotions caused by background work") { $0.energy.promotion },
+        Column(name: "energy_active_j", unit: "J", description: "radio active transfer energy of background work") { $0.energy.active },
+        Column(name: "energy_tail_j", unit: "J", description: "radio tails of background work beyond foreground tails") { $0.energy.tail },
+        Column(name: "energy_total_j", unit: "J", description: "all background energy") { $0.energy.total },
+        Column(name: "energy_wasted_j", unit: "J", description: "energy of expired and failed tasks (excluding tails)") { $0.wastedEnergyJoules },
+        Column(name: "battery_pct_per_day_bg", unit: "%/d", description: "background energy as battery percent per day") { $0.batteryPercentPerDayBackground },
+        Column(name: "wasted_refreshes", unit: "count", description: "background refreshes that fetched nothing new or were replaced before any launch") { Double($0.wastedRefreshes) },
+        Column(name: "chain_breaks", unit: "count", description: "handlers that forgot to resubmit") { Double($0.chainBreaks) },
+        Column(name: "mean_delay_past_earliest_s", unit: "s", description: "mean start delay past earliestBeginDate") { $0.meanDelayPastEarliestBeginSeconds },
+        Column(name: "joules_per_fresh_launch", unit: "J", description: "energy_total_j / fresh_launches; NaN without fresh launches") { $0.joulesPerFreshLaunch },
+        Column(name: "low_power_hours", unit: "h", description: "time in Low Power Mode") { $0.lowPowerModeHours },
+        Column(name: "min_battery_pct", unit: "%", description: "lowest battery level") { $0.minBatteryPercent },
+    ]
+}

@@ -1,0 +1,105 @@
+import Device
+import Foundation
+import SimCore
+
+/// `exponential-backoff` — wraps any policy; after a failed or expired task
+/// of an app, that app's next attempt waits initial·factor^(n−1) (n = failures
+/// in a row) up to `cap`, optionally jittered; a success or a foreground
+/// launch of the app resets it.
+///
+/// Source: Android `JobInfo` / WorkManager backoff (`BACKOFF_POLICY_EXPONENTIAL`,
+/// initial 30 s, cap 5 h) — AOSP `JobSchedulerService`.
+/// Parameters:
+/// - `initial` (duration, default 30s): the first delay.
+/// - `factor` (number, default 2): growth per failure.
+/// - `cap` (duration, default 5h): the longest delay.
+/// - `jitter` (number in [0, 1], default 0): each delay is scaled by a
+///   deterministic factor in [1 − jitter, 1 + jitter].
+/// - `base` (policy, required): the policy whose runs are held back.
+public struct ExponentialBackoffPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
+    public static var needsFutureKnowledge: Bool { Base.needsFutureKnowledge }
+    public var base: Base
+    public var initial: SimDuration
+    public var factor: Double
+    public var cap: SimDuration
+    public var jitter: Double
+    /// Failures in a row and the time before which the app may not run, per app.
+    public private(set) var failures: [Int] = []
+    public private(set) var blockedUntil: [SimTime] = []
+    var draws: UInt64 = 0
+
+    public init(base: Base, initial: SimDuration = .seconds(30 as Int64), factor: Double = 2,
+                cap: SimDuration = .hours(5), jitter: Double = 0) {
+        self.base = base
+        self.initial = initial
+        self.factor = factor
+        self.cap = cap
+        self.jitter = jitter
+    }
+
+    /// The delay after the n-th failure in a row (n ≥ 1), before jitter.
+    public func delay(afterFailures n: Int) -> SimDuration {
+        let seconds = initial.seconds * pow(factor, Double(max(0, n - 1)))
+        return seconds >= cap.seconds ? cap : .seconds(seconds)
+    }
+
+    mutating func ensure(_ apps: Int) {
+        while failures.count < apps { failures.append(0); blockedUntil.append(.zero) }
+    }
+
+    public mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {
+        ensure(context.appCount)
+        switch observation {
+        case .taskFinished(let r):
+            let a = Int(r.request.app)
+            ensure(a + 1)
+            if r.outcome == .success {
+                failures[a] = 0
+                blockedUntil[a] = .zero
+            } else {
+                failures[a] += 1
+                var d = delay(afterFailures: failures[a])
+                if jitter > 0 {
+                    draws += 1
+                    let u = context.random.uniform(0xBAC0FF, UInt64(a), draws)
+                    d = d * (1 + jitter * (2 * u - 1))
+                }
+                blockedUntil[a] = r.end + d
+            }
+        case .launch(let app):
+            ensure(Int(app) + 1)
+            failures[Int(app)] = 0
+            blockedUntil[Int(app)] = .zero
+        default:
+            break
+        }
+        base.observe(observation, context: context)
+    }
+
+    func blocked(_ app: Int32, _ now: SimTime) -> Bool {
+        Int(app) < blockedUntil.count && blockedUntil[Int(app)] > now
+    }
+
+    public mutating func decide(context: PolicyContext) -> PolicyDecision {
+        ensure(context.appCount)
+        let inner = base.decide(context: context)
+        var wake = inner.wakeAt
+        var anyBlocked = false
+        for r in context.pending where blocked(r.app, context.now) {
+            anyBlocked = true
+            let until = blockedUntil[Int(r.app)]
+            wake = wake.map { min($0, until) } ?? until
+        }
+        guard anyBlocked else { return PolicyDecision(run: inner.run, runAllEligible: inner.runAllEligible, wakeAt: wake) }
+        var run = inner.run.filter { id in
+            guard let r = context.pending.first(where: { $0.id == id }) else { return true }
+            return !blocked(r.app, context.now)
+        }
+        if inner.runAllEligible {
+            for r in context.pending where !blocked(r.app, context.now) && context.isEligible(r) && !run.contains(r.id) {
+                run.append(r.id)
+            }
+        }
+        return PolicyDecision(run: run, wakeAt: wake)
+    }
+}

@@ -1,0 +1,58 @@
+import Device
+import SimCore
+
+/// `fixed-interval` — refreshes each app every `interval`, as
+/// `setMinimumBackgroundFetchInterval` or Android periodic work.
+///
+/// An app's refresh is due `interval` after its last background run; it may
+/// run early by up to `flex` at any decision point (Android's flex window:
+/// periodic work runs somewhere in the last `flex` of its period), and the
+/// policy asks to be woken when the next one is due. Processing requests run
+/// as soon as eligible.
+///
+/// Source: Apple, `setMinimumBackgroundFetchInterval(_:)`; Android
+/// `PeriodicWorkRequest` (minimum interval 15 min, minimum flex 5 min).
+/// Parameters:
+/// - `interval` (duration, default 1h): the period per app.
+/// - `flex` (duration, default 5m): how early a due refresh may run.
+public struct FixedIntervalPolicy: SchedulingPolicy {
+    public var interval: SimDuration
+    public var flex: SimDuration
+    /// Last background run start per app (grows on demand).
+    var lastRun: [SimTime] = []
+
+    public init(interval: SimDuration = .hours(1), flex: SimDuration = .minutes(5)) {
+        self.interval = interval
+        self.flex = flex
+    }
+
+    func due(_ app: Int32) -> SimTime {
+        Int(app) < lastRun.count ? lastRun[Int(app)] + interval : .zero
+    }
+
+    public mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {
+        guard case .taskFinished(let report) = observation, report.request.kind.refreshesContent else { return }
+        let a = Int(report.request.app)
+        if lastRun.count <= a { lastRun += Array(repeating: SimTime(microseconds: Int64.min / 4), count: a + 1 - lastRun.count) }
+        lastRun[a] = report.start
+    }
+
+    public func decide(context: PolicyContext) -> PolicyDecision {
+        var run: [RequestID] = []
+        var wake: SimTime? = nil
+        for r in context.pending {
+            if r.kind == .processing {
+                if context.isEligible(r) { run.append(r.id) }
+                continue
+            }
+            let due = due(r.app)
+            if context.now >= due - flex && context.isEligible(r) {
+                run.append(r.id)
+            } else {
+                let at = max(due, r.earliestBegin)
+                if at > context.now && (wake == nil || at < wake!) { wake = at }
+            }
+        }
+        return PolicyDecision(run: run, wakeAt: wake)
+    }
+}

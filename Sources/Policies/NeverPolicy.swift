@@ -1,0 +1,10 @@
+import Device
+
+/// `never` — the lower bound: no background work at all; content is only
+/// refreshed by the foreground fetch at launch (rule 7).
+///
+/// Source: the baseline of the brief. Parameters: none.
+public struct NeverPolicy: SchedulingPolicy {
+    public init() {}
+    public func decide(context: PolicyContext) -> PolicyDecision { .none }
+}

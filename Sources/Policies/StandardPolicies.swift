@@ -1,0 +1,63 @@
+import Device
+import SimCore
+
+extension PolicyRegistry {
+    /// The built-in policies. Defaults here are the ones documented on each type.
+    public static let standard = PolicyRegistry([
+        PolicyDescriptor(name: "never", summary: "no background work: foreground refresh only (lower bound)") { _, _ in
+            NeverPolicy()
+        },
+        PolicyDescriptor(name: "greedy", summary: "run every request as soon as the OS allows (freshness bound, highest energy)") { _, _ in
+            GreedyPolicy()
+        },
+        PolicyDescriptor(
+            name: "fixed-interval", summary: "refresh each app every interval (setMinimumBackgroundFetchInterval / periodic work)",
+            parameters: [
+                PolicyParameter("interval", .duration, default: .string("1h"), "period between an app's refreshes"),
+                PolicyParameter("flex", .duration, default: .string("5m"), "a due refresh may run this much early"),
+            ]) { p, _ in
+            FixedIntervalPolicy(interval: p.duration("interval"), flex: p.duration("flex"))
+        },
+        PolicyDescriptor(
+            name: "usage-predictor", summary: "learns launch times by time of day and weekday; refreshes shortly before likely launches",
+            parameters: [
+                PolicyParameter("leadTime", .duration, default: .string("10m"), "refresh this long before a likely launch"),
+                PolicyParameter("threshold", .number, default: .number(0.3), range: 0...1, "launch probability in a slot that triggers a refresh"),
+                PolicyParameter("decay", .number, default: .number(0.9), range: 0...1, "per-day weight of past observations"),
+                PolicyParameter("dailyBudget", .number, default: .number(100), range: 0...1e12, "background joules allowed per day"),
+                PolicyParameter("slot", .duration, default: .string("15m"), "width of the time-of-day slots"),
+            ]) { p, _ in
+            UsagePredictorPolicy(leadTime: p.duration("leadTime"), threshold: p.number("threshold"),
+                                 decay: p.number("decay"), dailyBudget: p.number("dailyBudget"), slot: p.duration("slot"))
+        },
+        PolicyDescriptor(
+            name: "coalescing", summary: "aligns the base's wakes to a grid so tasks share radio tails; rides foreground tails",
+            parameters: [PolicyParameter("window", .duration, default: .string("15m"), "alignment grid / batch window")],
+            isWrapper: true) { p, base in
+            func wrap<B: SchedulingPolicy>(_ b: B) -> any SchedulingPolicy {
+                CoalescingPolicy(base: b, window: p.duration("window"))
+            }
+            return wrap(base!)
+        },
+        PolicyDescriptor(
+            name: "exponential-backoff", summary: "after a failure, delays the app's next run initial·factor^(n−1) up to cap; resets on success or launch",
+            parameters: [
+                PolicyParameter("initial", .duration, default: .string("30s"), "first delay"),
+                PolicyParameter("factor", .number, default: .number(2), range: 1...1000, "growth per failure in a row"),
+                PolicyParameter("cap", .duration, default: .string("5h"), "longest delay"),
+                PolicyParameter("jitter", .number, default: .number(0), range: 0...1, "delays scaled by a factor in [1−jitter, 1+jitter]"),
+            ],
+            isWrapper: true) { p, base in
+            func wrap<B: SchedulingPolicy>(_ b: B) -> any SchedulingPolicy {
+                ExponentialBackoffPolicy(base: b, initial: p.duration("initial"), factor: p.number("factor"),
+                                         cap: p.duration("cap"), jitter: p.number("jitter"))
+            }
+            return wrap(base!)
+        },
+        PolicyDescriptor(
+            name: "oracle", summary: "sees future launches and updates; refreshes just before stale launches (bound, not realisable)",
+            parameters: [PolicyParameter("leadTime", .duration, default: .string("1m"), "refresh this long before the launch")]) { p, _ in
+            OraclePolicy(leadTime: p.duration("leadTime"))
+        },
+    ])
+}

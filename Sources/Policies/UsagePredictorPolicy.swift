@@ -1,0 +1,154 @@
+import Device
+import SimCore
+
+/// `usage-predictor` — learns when the user opens each app and refreshes it
+/// shortly before a likely launch, under a daily energy budget.
+///
+/// It starts knowing nothing. Each launch observed adds one to the app's
+/// counter for its time-of-day slot, both over all days and for that day of
+/// the week; every counter decays by `decay` per day so habits can change.
+/// The probability of a launch in a slot is the decayed count over the
+/// decayed number of days observed (capped at 1), the mean of the
+/// all-days and the same-weekday estimates once that weekday has been seen.
+/// When a slot with probability ≥ `threshold` starts within `leadTime`, the
+/// app's refresh runs (once per slot). Background energy spent since
+/// midnight is capped at `dailyBudget` joules. Processing runs when eligible.
+///
+/// Source: usage-aware prefetching, FALCON (Yan et al., MobiSys 2012) and
+/// iOS's own "app usage at this time of day" signal (WWDC 2020,
+/// "Background execution demystified").
+/// Parameters:
+/// - `leadTime` (duration, default 10m): how long before a likely launch to refresh.
+/// - `threshold` (number, default 0.3): launch probability in a slot that triggers a refresh.
+/// - `decay` (number, default 0.9): per-day weight of the past (1 = never forget).
+/// - `dailyBudget` (number, joules, default 100): background energy allowed per day.
+/// - `slot` (duration, default 15m): width of the time-of-day slots.
+public struct UsagePredictorPolicy: SchedulingPolicy {
+    public var leadTime: SimDuration
+    public var threshold: Double
+    public var decay: Double
+    public var dailyBudget: Double
+    public var slot: SimDuration
+
+    var slotsPerDay: Int { max(1, Int(SimDuration.microsecondsPerDay / slot.microseconds)) }
+    /// Decayed launch counts: [app][slot] and [app][weekday * slots + slot].
+    var allDays: [[Double]] = []
+    var byWeekday: [[Double]] = []
+    /// Decayed number of days observed, overall and per weekday.
+    var daysSeen = 0.0
+    var weekdaysSeen = [Double](repeating: 0, count: 7)
+    var currentDay = -1
+    /// Start of the slot each app was last refreshed for.
+    var refreshedFor: [SimTime] = []
+    var energyToday = 0.0
+    var energyDay = 0
+    var energyAtDayStart = 0.0
+
+    public init(leadTime: SimDuration = .minutes(10), threshold: Double = 0.3, decay: Double = 0.9,
+                dailyBudget: Double = 100, slot: SimDuration = .minutes(15)) {
+        self.leadTime = leadTime
+        self.threshold = threshold
+        self.decay = decay
+        self.dailyBudget = dailyBudget
+        self.slot = slot
+    }
+
+    mutating func ensure(apps: Int) {
+        while allDays.count < apps {
+            allDays.append([Double](repeating: 0, count: slotsPerDay))
+            byWeekday.append([Double](repeating: 0, count: 7 * slotsPerDay))
+            refreshedFor.append(SimTime(microseconds: Int64.min / 4))
+        }
+    }
+
+    /// Advances the day counters (with decay) up to the day of `t`.
+    mutating func roll(to t: SimTime) {
+        while currentDay < t.day {
+            currentDay += 1
+            if currentDay > 0 {
+                daysSeen *= decay
+                for w in 0..<7 { weekdaysSeen[w] *= decay }
+                for a in allDays.indices {
+                    for s in allDays[a].indices { allDays[a][s] *= decay }
+                    for s in byWeekday[a].indices { byWeekday[a][s] *= decay }
+                }
+            }
+            daysSeen += 1
+            weekdaysSeen[currentDay % 7] += 1
+        }
+    }
+
+    func slotIndex(_ t: SimTime) -> Int { min(slotsPerDay - 1, Int(t.timeOfDay.microseconds / slot.microseconds)) }
+
+    /// Estimated probability that `app` is launched in the slot containing `t`.
+    public func launchProbability(app: Int, at t: SimTime) -> Double {
+        guard app < allDays.count, daysSeen > 0 else { return 0 }
+        let s = slotIndex(t)
+        let overall = min(1, allDays[app][s] / daysSeen)
+        let w = t.weekday
+        guard weekdaysSeen[w] > 0 else { return overall }
+        let weekday = min(1, byWeekday[app][w * slotsPerDay + s] / weekdaysSeen[w])
+        return (overall + weekday) / 2
+    }
+
+    public mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {
+        ensure(apps: context.appCount)
+        roll(to: context.now)
+        if case .launch(let app) = observation {
+            ensure(apps: Int(app) + 1)
+            let s = slotIndex(context.now)
+            allDays[Int(app)][s] += 1
+            byWeekday[Int(app)][context.now.weekday * slotsPerDay + s] += 1
+        }
+    }
+
+    /// The start of the first slot at or after `t`.
+    func slotStart(atOrAfter t: SimTime) -> SimTime {
+        let w = slot.microseconds
+        return SimTime(microseconds: (t.microseconds + w - 1) / w * w)
+    }
+
+    public mutating func decide(context: PolicyContext) -> PolicyDecision {
+        ensure(apps: context.appCount)
+        roll(to: context.now)
+        if context.now.day != energyDay {
+            energyDay = context.now.day
+            energyAtDayStart = context.backgroundJoules
+        }
+        let overBudget = context.backgroundJoules - energyAtDayStart >= dailyBudget
+        var run: [RequestID] = []
+        var wake: SimTime? = nil
+        let horizonSlots = slotsPerDay
+        for r in context.pending {
+            if r.kind == .processing {
+                if context.isEligible(r) && !overBudget { run.append(r.id) }
+                continue
+            }
+            let a = Int(r.app)
+            ensure(apps: a + 1)
+            // Scan upcoming slots: the first likely one decides.
+            var start = slotStart(atOrAfter: context.now)
+            for _ in 0..<horizonSlots {
+                if launchProbability(app: a, at: start) >= threshold && refreshedFor[a] < start {
+                    let runFrom = start - leadTime
+                    if context.now >= runFrom {
+                        if context.isEligible(r) && !overBudget {
+                            run.append(r.id)
+                            refreshedFor[a] = start
+                        }
+                    } else {
+                        let at = max(runFrom, r.earliestBegin)
+                        if wake == nil || at < wake! { wake = at }
+                    }
+                    break
+                }
+                start = start + slot
+            }
+        }
+        if overBudget {
+            let tomorrow = SimTime(day: context.now.day + 1)
+            wake = wake.map { max($0, tomorrow) } ?? tomorrow
+        }
+        return PolicyDecision(run: run, wakeAt: wake)
+    }
+}

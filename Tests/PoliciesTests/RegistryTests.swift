@@ -1,0 +1,66 @@
+import Device
+import Foundation
+import Policies
+import SimCore
+import XCTest
+
+final class RegistryTests: XCTestCase {
+    func make(_ json: String) throws -> any SchedulingPolicy {
+        let c = try JSONDecoder().decode(PolicyConfiguration.self, from: Data(json.utf8))
+        return try PolicyRegistry.standard.make(c)
+    }
+
+    func error(_ json: String) -> PolicyConfigurationError? {
+        do { _ = try make(json); return nil } catch let e as PolicyConfigurationError { return e } catch { return nil }
+    }
+
+    func testNestedConfigurationBuildsTheComposition() throws {
+        let p = try make(#"{"name": "exponential-backoff", "params": {"initial": "10s", "cap": "1h"}, "base": {"name": "coalescing", "params": {"window": "10m"}, "base": {"name": "usage-predictor", "params": {"threshold": 0.5}}}}"#)
+        let b = try XCTUnwrap(p as? ExponentialBackoffPolicy<CoalescingPolicy<UsagePredictorPolicy>>)
+        XCTAssertEqual(b.initial, .seconds(10 as Int64))
+        XCTAssertEqual(b.cap, .hours(1))
+        XCTAssertEqual(b.base.window, .minutes(10))
+        XCTAssertEqual(b.base.base.threshold, 0.5)
+        XCTAssertEqual(b.base.base.leadTime, .minutes(10), "default")
+    }
+
+    func testRejectionsCarryTheirJSONPath() {
+        XCTAssertEqual(error(#"{"name": "greedy", "params": {"speed": 1}}"#)?.path, "policy.params.speed")
+        XCTAssertEqual(error(#"{"name": "fixed-interval", "params": {"interval": 15}}"#)?.path, "policy.params.interval")
+        XCTAssertEqual(error(#"{"name": "fixed-interval", "params": {"interval": "15 minutes"}}"#)?.path, "policy.params.interval")
+        XCTAssertEqual(error(#"{"name": "coalescing", "base": {"name": "usage-predictor", "params": {"threshold": "high"}}}"#)?.path,
+                       "policy.base.params.threshold")
+        XCTAssertEqual(error(#"{"name": "coalescing", "base": {"name": "usage-predictor", "params": {"threshold": 2}}}"#)?.path,
+                       "policy.base.params.threshold")
+        XCTAssertEqual(error(#"{"name": "coalescing"}"#)?.path, "policy.base")
+        XCTAssertEqual(error(#"{"name": "greedy", "base": {"name": "never"}}"#)?.path, "policy.base")
+        XCTAssertEqual(error(#"{"name": "nope"}"#)?.path, "policy.name")
+        XCTAssertThrowsError(try make(#"{"name": "greedy", "parameters": {}}"#))
+    }
+
+    func testListingNamesEveryPolicyAndParameter() {
+        let text = policyListing()
+        for d in PolicyRegistry.standard.descriptors {
+            XCTAssertTrue(text.contains(d.name))
+            for p in d.parameters { XCTAssertTrue(text.contains(p.name) && text.contains("default \(p.defaultValue)")) }
+        }
+        print(text)
+    }
+}
+
+final class ExamplePolicyTests: XCTestCase {
+    func testQuietHoursConformsAndStaysQuiet() throws {
+        let policy = try PolicyRegistry.withExample.make(PolicyConfiguration(name: "quiet-hours"))
+        XCTAssertEqual(PolicyConformance.check(policy), [])
+        var rng = FixtureRandom(seed: 4)
+        let starts = rng.poisson(perHour: 1, horizon: SimTime(day: 3)).map { ($0, Int32(0)) }
+        let t = trace(days: 3, apps: ["news"], sessions: makeSessions(starts), updates: [[]])
+        let (_, log) = simulateDeviceWithLog(trace: t, policy: policy, randomKey: 1)
+        let tasks = log.events.filter { $0.kind == .task }
+        XCTAssertFalse(tasks.isEmpty)
+        for e in tasks {
+            let h = e.start!.timeOfDay.seconds / 3600
+            XCTAssertTrue(h >= 7 && h < 23, "ran at \(e.start!)")
+        }
+    }
+}
