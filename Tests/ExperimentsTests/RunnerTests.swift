@@ -1,0 +1,125 @@
+import Foundation
+import Stats
+import TestSupport
+import XCTest
+@testable import Experiments
+
+/// End-to-end properties of `bgbench run` / `merge` on a tiny spec.
+final class RunnerTests: XCTestCase {
+    static let spec = """
+    {
+      "name": "tiny",
+      "seed": 11,
+      "replications": 2,
+      "population": { "users": 5, "days": 2 },
+      "policies": [
+        { "name": "never" },
+        { "name": "fixed-interval", "params": { "interval": ["30m", "2h"] } },
+        { "name": "coalescing", "base": { "name": "greedy" } }
+      ],
+      "baseline": "never"
+    }
+    """
+
+    var dir: TemporaryDirectory!
+
+    override func setUpWithError() throws {
+        dir = try TemporaryDirectory()
+        try Self.spec.write(toFile: dir.path("tiny.json"), atomically: true, encoding: .utf8)
+    }
+
+    override func tearDown() { dir.remove() }
+
+    func run(out: String, threads: Int, shard: Shard? = nil, events: Bool = false) throws -> ExperimentCommands.RunResult {
+        try ExperimentCommands.run(.init(specPath: dir.path("tiny.json"), out: dir.path(out), threads: threads,
+                                         shard: shard, events: events))
+    }
+
+    func read(_ out: String, _ file: String) throws -> String {
+        try String(contentsOfFile: dir.path(out) + "/" + file, encoding: .utf8)
+    }
+
+    static let deterministicFiles = ["runs.csv", "summary.csv", "comparison.csv", "report.md", "freshness_vs_energy.svg", "events.csv"]
+
+    func testOutputIsIdenticalForAnyThreadCount() throws {
+        _ = try run(out: "t1", threads: 1, events: true)
+        _ = try run(out: "t3", threads: 3, events: true)
+        for f in Self.deterministicFiles {
+            XCTAssertEqual(try read("t1", f), try read("t3", f), f)
+        }
+        let runs = try read("t1", "runs.csv").split(separator: "\n")
+        XCTAssertEqual(runs.count, 1 + 4 * 2 * 5)  // header + configurations × replications × users
+        XCTAssertTrue(runs[1].hasPrefix("never,0,0,"))
+    }
+
+    func testShardsMergeIntoExactlyTheUnshardedBytes() throws {
+        _ = try run(out: "whole", threads: 2, events: true)
+        for i in 0..<3 { _ = try run(out: "s\(i)", threads: 1, shard: Shard(index: i, count: 3), events: true) }
+        _ = try ExperimentCommands.merge(shardDirectories: (0..<3).map { dir.path("s\($0)") }, out: dir.path("merged"))
+        for f in Self.deterministicFiles {
+            XCTAssertEqual(try read("whole", f), try read("merged", f), f)
+        }
+    }
+
+    func testCompleteShardIsSkippedAndIncompleteSetRefused() throws {
+        XCTAssertEqual(try run(out: "s0", threads: 1, shard: Shard(index: 0, count: 2)).withoutTime,
+                       .completed(directory: dir.path("s0"), runs: 20, wallSeconds: 0))
+        let marker = dir.path("s0") + "/shard.json"
+        let before = try FileManager.default.attributesOfItem(atPath: marker)[.modificationDate] as! Date
+        XCTAssertEqual(try run(out: "s0", threads: 1, shard: Shard(index: 0, count: 2)), .skipped(directory: dir.path("s0")))
+        let after = try FileManager.default.attributesOfItem(atPath: marker)[.modificationDate] as! Date
+        XCTAssertEqual(before, after)
+        XCTAssertThrowsError(try ExperimentCommands.merge(shardDirectories: [dir.path("s0")], out: dir.path("m"))) { error in
+            XCTAssertTrue("\(error)".contains("shards 1/2 missing"), "\(error)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("m")))
+    }
+
+    func testMergeRefusesShardsOfAnotherSeed() throws {
+        _ = try run(out: "s0", threads: 1, shard: Shard(index: 0, count: 2))
+        try Self.spec.replacingOccurrences(of: "\"seed\": 11", with: "\"seed\": 12")
+            .write(toFile: dir.path("tiny.json"), atomically: true, encoding: .utf8)
+        _ = try run(out: "s1", threads: 1, shard: Shard(index: 1, count: 2))
+        XCTAssertThrowsError(try ExperimentCommands.merge(shardDirectories: [dir.path("s0"), dir.path("s1")], out: dir.path("m"))) { error in
+            XCTAssertTrue("\(error)".contains("seed 12 vs 11"), "\(error)")
+        }
+    }
+
+    /// summary.csv recomputed independently from runs.csv: mean and sd by
+    /// direct formulas, not through the Stats module.
+    func testSummaryAgreesWithRunsRecomputedByHand() throws {
+        _ = try run(out: "w", threads: 2)
+        let runs = try read("w", "runs.csv").split(separator: "\n").map { CSV.split($0)! }
+        let header = runs[0]
+        let col = header.firstIndex(of: "energy_total_j")!
+        let values = runs.dropFirst().filter { $0[0] == "fixed-interval interval=30m" }.map { Double($0[col])! }
+        XCTAssertEqual(values.count, 10)
+        let mean = values.reduce(0, +) / Double(values.count)
+        let sd = (values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(values.count - 1)).squareRoot()
+        let summary = try read("w", "summary.csv").split(separator: "\n").map { CSV.split($0)! }
+        let row = summary.first { $0[0] == "fixed-interval interval=30m" && $0[1] == "energy_total_j" }!
+        let h = ResultFiles.summaryColumns
+        XCTAssertEqual(Double(row[h.firstIndex(of: "mean")!])!, mean, accuracy: 1e-9 * max(1, mean))
+        XCTAssertEqual(Double(row[h.firstIndex(of: "sd")!])!, sd, accuracy: 1e-9 * max(1, sd))
+        XCTAssertEqual(row[h.firstIndex(of: "n")!], "10")
+        XCTAssertGreaterThan(mean, 0)
+    }
+
+    func testReportRerendersIdentically() throws {
+        _ = try run(out: "w", threads: 2)
+        let original = try read("w", "report.md")
+        try FileManager.default.removeItem(atPath: dir.path("w") + "/report.md")
+        try FileManager.default.removeItem(atPath: dir.path("w") + "/summary.csv")
+        try ExperimentCommands.report(directory: dir.path("w"))
+        XCTAssertEqual(try read("w", "report.md"), original)
+        XCTAssertTrue(original.contains("Which policy gives the freshest launches"))
+    }
+}
+
+extension ExperimentCommands.RunResult {
+    /// Wall time zeroed, for comparisons.
+    var withoutTime: ExperimentCommands.RunResult {
+        if case let .completed(d, r, _) = self { return .completed(directory: d, runs: r, wallSeconds: 0) }
+        return self
+    }
+}
