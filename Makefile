@@ -20,17 +20,20 @@ deps:
 build: deps
 	$(SWIFT) build -c release
 
-## run: build and run the main job
-run: build
-	$(SWIFT) run -c release bgbench --help
+## run: build and run the default suite into Reports/default/ (a few minutes on 2 cores)
+SUITE ?= default
+run: deps
+	$(SWIFT) build -c release --product bgbench
+	.build/release/bgbench run Benchmarks/suites/$(SUITE).json --out Reports/$(SUITE)
 
 ## test: build and run every test (debug build: internal invariant checks on)
 test: deps
 	$(SWIFT) test
 
 ## bench: performance benchmarks, each against a baseline measured in the same run
+## (ARGS=--csv for machine-readable rows, ARGS="--filter NAME" for one family)
 bench: deps
-	$(SWIFT) run -c release BGBenchmarks
+	$(SWIFT) run -c release BGBenchmarks $(ARGS)
 
 clean:
 	rm -rf .build
