@@ -11,6 +11,10 @@ extension EventQueue {
             return EventHandle(slot: slot, generation: slots[i].generation)
         }
         precondition(slots.count < Int(Self.noSlot), "EventQueue: more than 2^32 - 1 pending events")
+        if slots.count == slots.capacity {
+            // Grow by a quarter rather than doubling: less spare memory per event.
+            slots.reserveCapacity(slots.count + max(64, slots.count / 4))
+        }
         slots.append(Slot(id: id, generation: 1))
         return EventHandle(slot: UInt32(truncatingIfNeeded: slots.count &- 1), generation: 1)
     }
@@ -82,27 +86,37 @@ extension EventQueue {
     /// - Complexity: O(number of entries).
     @usableFromInline
     mutating func purgeStale() {
-        let table = slots
-        func stale(_ e: Entry) -> Bool { table[Int(e.slot)].generation != e.generation }
-        buckets[0].removeSubrange(0..<head)
-        head = 0
-        for b in 0..<Self.bucketCount where !buckets[b].isEmpty {
-            buckets[b].removeAll(where: stale)
-            bucketMin[b] = .max
-            if b == 0 { continue }
-            if buckets[b].isEmpty {
-                occupied &= ~(1 &<< UInt64(b &- 1))
-            } else {
-                for e in buckets[b] where e.key < bucketMin[b] { bucketMin[b] = e.key }
+        for b in 0..<Self.bucketCount where buckets[b].first >= 0 {
+            // Detach the bucket and append its live entries back. Chunks are
+            // freed only after being read, so reuse cannot clobber unread ones.
+            let old = buckets[b]
+            var start = b == 0 ? head : 0
+            buckets[b] = .empty
+            if b == 0 { head = 0 }
+            var chunk = old.first
+            while chunk >= 0 {
+                let end = chunk == old.last ? Int(old.fill) : Self.chunkSize
+                let base = Int(chunk) &* Self.chunkSize
+                for i in (base + start)..<(base + end) where isLive(pool[i]) { append(pool[i], to: b) }
+                start = 0
+                let next = chunkNext[Int(chunk)]
+                releaseChunk(chunk)
+                chunk = next
+            }
+            if b != 0 && buckets[b].first < 0 {
+                let bit = b - 1
+                occupied[bit >> 6] &= ~(1 << UInt64(bit & 63))
             }
         }
         staleCount = 0
     }
 
-    /// Bytes currently allocated for entries and slots (capacity, not count).
+    /// Bytes currently allocated for entries, chunk links, buckets and slots
+    /// (capacity, not count).
     public var allocatedBytes: Int {
-        var total = slots.capacity * MemoryLayout<Slot>.stride
-        for bucket in buckets { total += bucket.capacity * MemoryLayout<Entry>.stride }
-        return total
+        pool.capacity * MemoryLayout<Entry>.stride
+            + chunkNext.capacity * MemoryLayout<Int32>.stride
+            + buckets.capacity * MemoryLayout<Bucket>.stride
+            + slots.capacity * MemoryLayout<Slot>.stride
     }
 }

@@ -1,38 +1,48 @@
 /// The engine's priority queue: pending events keyed by ``SimTime``, equal
 /// times served first-in first-out.
 ///
-/// ## Design: a radix heap over monotone time, with lazy deletion
+/// ## Design: a 16-way radix heap over monotone time
 ///
 /// A discrete-event simulation never schedules before the current time, so
 /// the queue only has to be a *monotone* priority queue: every push is at or
 /// after the last popped time. That is the setting of the radix heap (Ahuja,
-/// Mehlhorn, Orlin and Tarjan, JACM 1990), which this type is. Keys live in 65
-/// buckets relative to `last`, the most recently extracted minimum: bucket 0
-/// holds keys equal to `last`, bucket `b` ≥ 1 holds keys whose highest bit
-/// differing from `last` is bit `b - 1`. A push is an append to one bucket
-/// (O(1), one `clz`). A pop serves bucket 0 front to back; when it runs dry,
-/// the lowest non-empty bucket (one `ctz` on an occupancy mask) is emptied
-/// into lower buckets around its minimum, which is cached per bucket so no
-/// extra scan is needed. Each event moves at most 64 times and in practice a
-/// handful (about log2 of its distance from `now` in units of the gap between
-/// events), and every move is a sequential read and an append: streaming,
-/// prefetch-friendly memory traffic instead of a heap's log2(n) dependent
-/// cache misses per operation.
+/// Mehlhorn, Orlin and Tarjan, JACM 1990); this one uses 4-bit digits, which
+/// makes it a ladder of calendar rungs whose widths are powers of 16.
+/// Keys sit in buckets relative to `last`, the most recently extracted
+/// minimum: bucket 0 holds keys equal to `last`; the other 256 buckets are
+/// indexed by (highest 4-bit digit where the key differs from `last`, the
+/// key's value of that digit), and that index order is key order.
 ///
-/// Why not the others measured in the literature:
-/// - A d-ary heap (with a hole, 4- or 8-ary) removes swaps and halves the
-///   depth but still costs log_d(n) dependent misses per pop at 10⁵–10⁶
-///   events: 1.5–2× a binary heap, short of the 3× this project needs.
+/// - A push is an append to one bucket: an xor, a `clz`, a shift. O(1).
+/// - A pop serves bucket 0 front to back. When it runs dry, the lowest
+///   non-empty bucket (a `ctz` over a 256-bit occupancy mask) is emptied into
+///   lower buckets around its minimum, which each bucket caches, so no scan
+///   is needed. An event moves about log16(its distance from `now` / the gap
+///   between events) times, two or three in practice, never more than 16;
+///   every move is a sequential read and an append.
+///
+/// So the per-event cost is O(1) amortised for any time spread, the memory
+/// traffic is streaming (no chain of dependent cache misses as in a heap's
+/// sift), and there is no bucket width to tune.
+///
+/// Why not the structures next to it in the literature:
+/// - A d-ary heap with a hole (4- or 8-ary) halves the depth and drops the
+///   swaps, but still pays log_d(n) dependent misses per pop at 10⁵–10⁶
+///   events: measured elsewhere at 1.5–2× a binary heap, short of 3×.
 /// - Calendar queues (Brown 1988) and ladder queues (Tang, Goh and Thng 2005)
-///   are O(1) amortised but depend on bucket-width heuristics tuned to the
-///   time distribution (Furfaro and Sacco 2018 found ladder queues no better
-///   than heaps on some); a phone simulation mixes sub-second task steps with
-///   day-long charge intervals. The radix heap has no width to tune: its
-///   buckets are powers of two, so it adapts to any spread of times.
-/// - FIFO on ties comes free: equal keys always share a bucket and every move
-///   preserves their order, so no insertion sequence number is stored or
-///   compared (the key is one `UInt64`, the order-preserving image of the
-///   signed microseconds).
+///   are O(1) amortised but steer bucket widths by sampling the time
+///   distribution, and Furfaro and Sacco (2018) found ladder queues no better
+///   than heaps on some distributions. A phone simulation mixes sub-second
+///   task steps with day-long charge intervals. Radix buckets are fixed
+///   powers of 16 relative to `now`: they fit any spread without resizing.
+/// - FIFO on ties comes free: equal keys always share a bucket, appends and
+///   moves preserve their order and bucket 0 is served front to back, so no
+///   insertion sequence number is stored or compared. The key is one
+///   `UInt64`, the order-preserving image of the signed microseconds.
+///
+/// Storage: every bucket is a list of 16-entry chunks in one contiguous pool
+/// with a free list, so memory follows the pending count rather than the sum
+/// of each bucket's peak, and nothing is allocated per event.
 ///
 /// ## Cancelling and rescheduling: lazy deletion with generations
 ///
@@ -40,24 +50,23 @@
 /// intrusive free list; the bucket entry (16 bytes: key, slot, generation)
 /// refers to it. ``cancel(_:)`` bumps the slot's generation and frees it: O(1),
 /// no search. The orphaned entry stays in its bucket until it reaches the
-/// front, where the generation mismatch marks it stale and it is skipped; when
-/// stale entries outnumber live ones (and at least 1024), one O(n) pass drops
-/// them, so cancellation costs amortised O(1) and memory stays within 2× the
-/// live events. ``reschedule(_:to:)`` is a cancel plus a push and returns a new
-/// handle; the old one goes stale. Handles of popped or cancelled events are
-/// harmless (see ``EventHandle``).
+/// front, where the generation mismatch marks it stale and it is skipped;
+/// when stale entries outnumber live ones (and at least 1024), one O(n) pass
+/// drops them, so cancelling costs amortised O(1) and memory stays within 2×
+/// the live events. ``reschedule(_:to:)`` is a cancel plus a push and returns
+/// a new handle; the old one goes stale (see ``EventHandle``).
 ///
-/// Memory: 24 bytes of structure per pending event (16-byte entry + 8-byte
-/// slot), plus array growth slack and per-bucket spare capacity; see
-/// ``allocatedBytes``.
+/// Memory: 24 bytes of structure per pending event (16-byte entry, 8-byte
+/// slot), plus one partly filled chunk per non-empty bucket and 25 % growth
+/// slack; ``allocatedBytes`` reports the total.
 ///
-/// - Precondition: pushes are not earlier than the last popped time (checked
-///   when `BGBENCH_INVARIANTS` is compiled in; otherwise such an event is
-///   served at the last popped time).
-public struct EventQueue {
-    /// One bucket entry: 16 bytes, stored contiguously per bucket.
+/// - Precondition: no push earlier than the last popped time, ``floorTime``
+///   (checked when `BGBENCH_INVARIANTS` is compiled in; otherwise such an
+///   event is served at the current radix pivot, never lost).
+public struct EventQueue: Sendable {
+    /// One bucket entry: 16 bytes.
     @usableFromInline
-    struct Entry {
+    struct Entry: Sendable {
         /// The time as an order-preserving unsigned key (see ``EventQueue/key(_:)``).
         @usableFromInline var key: UInt64
         @usableFromInline var slot: UInt32
@@ -74,7 +83,7 @@ public struct EventQueue {
     /// A slot: the caller's id and a generation (odd while occupied). A free
     /// slot's `id` is the next free slot, threading the free list through the table.
     @usableFromInline
-    struct Slot {
+    struct Slot: Sendable {
         @usableFromInline var id: UInt32
         @usableFromInline var generation: UInt32
 
@@ -85,19 +94,45 @@ public struct EventQueue {
         }
     }
 
-    @usableFromInline static let bucketCount = 65
+    /// A bucket: a list of chunks in the pool, and the smallest key placed in
+    /// it since it was last emptied (possibly a cancelled event's: still a
+    /// valid pivot, as it is not larger than any key in the bucket).
+    @usableFromInline
+    struct Bucket: Sendable {
+        @usableFromInline var min: UInt64
+        @usableFromInline var first: Int32
+        @usableFromInline var last: Int32
+        /// Entries in chunk `last`.
+        @usableFromInline var fill: Int32
+
+        @inlinable static var empty: Bucket { Bucket(min: .max, first: -1, last: -1, fill: 0) }
+
+        @inlinable @inline(__always)
+        init(min: UInt64, first: Int32, last: Int32, fill: Int32) {
+            self.min = min
+            self.first = first
+            self.last = last
+            self.fill = fill
+        }
+    }
+
+    @usableFromInline static let digitBits = 4
+    /// Bucket 0 plus 16 digit positions × 16 digit values.
+    @usableFromInline static let bucketCount = 1 + 256
+    @usableFromInline static let chunkSize = 16
     @usableFromInline static let noSlot = UInt32.max
     /// Stale entries are purged once they exceed both the live count and this.
     @usableFromInline static let compactionFloor = 1024
 
-    /// Bucket `b` holds keys whose highest bit differing from `last` is `b - 1`.
-    @usableFromInline var buckets: [[Entry]]
-    /// The smallest key ever placed in each bucket since it was last emptied
-    /// (may belong to a cancelled entry: still a valid pivot).
-    @usableFromInline var bucketMin: [UInt64]
-    /// Bit `b - 1` is set when bucket `b` (1...64) is non-empty.
-    @usableFromInline var occupied: UInt64 = 0
-    /// Next entry of bucket 0 to serve.
+    @usableFromInline var buckets: [Bucket]
+    /// Bit `b - 1` (word `(b - 1) / 64`) is set when bucket `b` ≥ 1 is non-empty.
+    @usableFromInline var occupied: [UInt64] = [0, 0, 0, 0]
+    /// Chunk storage for every bucket: chunk `c` is `pool[c * chunkSize ..< (c + 1) * chunkSize]`.
+    @usableFromInline var pool: [Entry] = []
+    /// Next chunk in a bucket's list or in the free list; -1 ends a list.
+    @usableFromInline var chunkNext: [Int32] = []
+    @usableFromInline var freeChunk: Int32 = -1
+    /// Read position in bucket 0's first chunk.
     @usableFromInline var head: Int = 0
     /// The radix pivot: the key of the last extracted minimum.
     @usableFromInline var last: UInt64 = 0
@@ -105,10 +140,9 @@ public struct EventQueue {
     @usableFromInline var floorKey: UInt64 = 0
     @usableFromInline var slots: [Slot] = []
     @usableFromInline var freeHead: UInt32 = EventQueue.noSlot
+    @usableFromInline var liveCount: Int = 0
     /// Entries still in buckets whose event was cancelled.
     @usableFromInline var staleCount: Int = 0
-
-    @usableFromInline var liveCount: Int = 0
 
     /// The number of pending (not cancelled, not popped) events.
     @inlinable
@@ -116,20 +150,22 @@ public struct EventQueue {
 
     /// Whether no event is pending.
     @inlinable
-    public var isEmpty: Bool { count == 0 }
+    public var isEmpty: Bool { liveCount == 0 }
 
     /// An empty queue with room for `minimumCapacity` pending events before
-    /// the slot table grows.
+    /// anything grows.
     public init(minimumCapacity: Int = 0) {
-        buckets = Array(repeating: [], count: Self.bucketCount)
-        bucketMin = Array(repeating: .max, count: Self.bucketCount)
+        buckets = Array(repeating: .empty, count: Self.bucketCount)
         slots.reserveCapacity(minimumCapacity)
+        let chunks = (minimumCapacity + Self.chunkSize - 1) / Self.chunkSize + 32
+        pool.reserveCapacity(chunks * Self.chunkSize)
+        chunkNext.reserveCapacity(chunks)
     }
 
     /// A queue holding `events`; equal times keep their order in the array.
     /// The i-th event's handle is `EventHandle(slot: UInt32(i), generation: 1)`.
     ///
-    /// - Complexity: O(n): each event is one append.
+    /// - Complexity: O(n): each event is one append to a bucket.
     public init(loading events: [(SimTime, UInt32)]) {
         self.init(minimumCapacity: events.count)
         for (time, id) in events { push(time, id: id) }
@@ -150,10 +186,15 @@ extension EventQueue {
         SimTime(microseconds: Int64(bitPattern: key ^ (1 &<< 63)))
     }
 
-    /// 0 when `key == last`, else one plus the index of the highest differing bit.
+    /// 0 when `key == last`; otherwise 1 + 16 × (highest differing digit
+    /// position) + (the key's digit there).
     @inlinable @inline(__always)
     func bucketIndex(_ key: UInt64) -> Int {
-        64 &- (key ^ last).leadingZeroBitCount
+        let x = key ^ last
+        if x == 0 { return 0 }
+        let position = (63 &- x.leadingZeroBitCount) &>> 2
+        let digit = Int(truncatingIfNeeded: (key &>> UInt64(position &<< 2)) & 15)
+        return 1 &+ (position &<< 4) &+ digit
     }
 
     /// The earliest time a push may use: the last popped time.
@@ -161,7 +202,7 @@ extension EventQueue {
     public var floorTime: SimTime { Self.time(floorKey) }
 }
 
-// MARK: - Push and pop
+// MARK: - Push, pop, peek
 
 extension EventQueue {
     /// Adds an event at `time` carrying `id` and returns its handle.
@@ -175,33 +216,28 @@ extension EventQueue {
         #if BGBENCH_INVARIANTS
         precondition(key >= floorKey, "EventQueue: push at \(time) before the last popped time \(floorTime)")
         #endif
-        if key < last { key = last }  // release builds: a past event is served now
+        if key < last { key = last }  // release builds: a past event is served at the pivot
         let handle = allocateSlot(id)
         insert(Entry(key: key, slot: handle.slot, generation: handle.generation))
         liveCount &+= 1
         return handle
     }
 
-    @inlinable @inline(__always)
-    mutating func insert(_ entry: Entry) {
-        let b = bucketIndex(entry.key)
-        buckets[b].append(entry)
-        if b != 0 {
-            occupied |= 1 &<< UInt64(b &- 1)
-            if entry.key < bucketMin[b] { bucketMin[b] = entry.key }
-        }
-    }
-
-    /// Removes and returns the earliest pending event (first pushed among equal times).
+    /// Removes and returns the earliest pending event (the first pushed among
+    /// equal times).
     ///
-    /// - Complexity: O(1) amortised per event moved; each event moves at
-    ///   most 64 times, typically a few.
+    /// - Complexity: O(1) amortised; an event is moved between buckets at
+    ///   most 16 times over its life, typically two or three.
     @inlinable
     public mutating func popMin() -> (time: SimTime, id: UInt32)? {
         while true {
-            if head < buckets[0].count {
-                let entry = buckets[0][head]
+            let front = buckets[0]
+            if front.first >= 0 {
+                let chunk = Int(front.first)
+                let entry = pool[chunk &* Self.chunkSize &+ head]
                 head &+= 1
+                let end = front.first == front.last ? Int(front.fill) : Self.chunkSize
+                if head == end { advanceFrontChunk() }
                 let slot = Int(entry.slot)
                 if slots[slot].generation == entry.generation {
                     let id = slots[slot].id
@@ -213,60 +249,33 @@ extension EventQueue {
                 staleCount &-= 1
                 continue
             }
-            if head != 0 {
-                buckets[0].removeAll(keepingCapacity: true)
-                head = 0
-            }
-            if occupied == 0 {
+            guard let b = lowestOccupiedBucket() else {
                 // Nothing left, not even stale entries: fall back to the last
-                // served time so pushes between it and a skipped stale key stay legal.
+                // served time so pushes after it but before a skipped stale key stay legal.
                 last = floorKey
                 return nil
             }
-            redistribute()
+            redistribute(b)
         }
-    }
-
-    /// Empties the lowest non-empty bucket into lower ones around its minimum.
-    @inlinable
-    mutating func redistribute() {
-        let b = occupied.trailingZeroBitCount &+ 1
-        last = bucketMin[b]
-        occupied &= ~(1 &<< UInt64(b &- 1))
-        bucketMin[b] = .max
-        // Move the bucket out so appends to the others do not alias it, then
-        // put the emptied array back to keep its capacity.
-        var moving: [Entry] = []
-        swap(&moving, &buckets[b])
-        for entry in moving { insert(entry) }
-        moving.removeAll(keepingCapacity: true)
-        swap(&moving, &buckets[b])
     }
 
     /// The time of the earliest pending event, without removing it.
     ///
-    /// - Complexity: O(1) when no cancelled event is waiting in the lowest
-    ///   buckets; otherwise a scan of the lowest bucket holding a live event.
-    ///   ``popMin()`` never needs it.
+    /// - Complexity: O(1) unless cancelled events wait at the front; then a
+    ///   scan of the lowest bucket holding a live event. ``popMin()`` never
+    ///   needs it.
     @inlinable
     public func peekTime() -> SimTime? {
-        if count == 0 { return nil }
-        let front = buckets[0]
-        var i = head
-        while i < front.count {
-            if isLive(front[i]) { return Self.time(last) }
-            i &+= 1
-        }
-        var mask = occupied
-        while mask != 0 {
-            let b = mask.trailingZeroBitCount &+ 1
-            if staleCount == 0 { return Self.time(bucketMin[b]) }
-            var best: UInt64? = nil
-            for entry in buckets[b] where isLive(entry) {
-                if best == nil || entry.key < best! { best = entry.key }
+        if liveCount == 0 { return nil }
+        if let _ = firstLiveKey(inBucket: 0, stopAtFirst: true) { return Self.time(last) }
+        for word in 0..<4 {
+            var mask = occupied[word]
+            while mask != 0 {
+                let b = word &<< 6 &+ mask.trailingZeroBitCount &+ 1
+                if staleCount == 0 { return Self.time(buckets[b].min) }
+                if let key = firstLiveKey(inBucket: b, stopAtFirst: false) { return Self.time(key) }
+                mask &= mask &- 1
             }
-            if let best { return Self.time(best) }
-            mask &= mask &- 1
         }
         return nil
     }
