@@ -64,102 +64,12 @@
 ///   (checked when `BGBENCH_INVARIANTS` is compiled in; otherwise such an
 ///   event is served at the current radix pivot, never lost).
 public struct EventQueue: Sendable {
-    /// One bucket entry: 16 bytes.
-    @usableFromInline
-    struct Entry: Sendable {
-        /// The time as an order-preserving unsigned key (see ``EventQueue/key(_:)``).
-        @usableFromInline var key: UInt64
-        @usableFromInline var slot: UInt32
-        @usableFromInline var generation: UInt32
-
-        @inlinable @inline(__always)
-        init(key: UInt64, slot: UInt32, generation: UInt32) {
-            self.key = key
-            self.slot = slot
-            self.generation = generation
-        }
-    }
-
-    /// A slot: the caller's id and a generation (odd while occupied). A free
-    /// slot's `id` is the next free slot, threading the free list through the table.
-    @usableFromInline
-    struct Slot: Sendable {
-        @usableFromInline var id: UInt32
-        @usableFromInline var generation: UInt32
-
-        @inlinable @inline(__always)
-        init(id: UInt32, generation: UInt32) {
-            self.id = id
-            self.generation = generation
-        }
-    }
-
-    /// A bucket: a list of chunks in the pool, and the smallest key placed in
-    /// it since it was last emptied (possibly a cancelled event's: still a
-    /// valid pivot, as it is not larger than any key in the bucket).
-    @usableFromInline
-    struct Bucket: Sendable {
-        @usableFromInline var min: UInt64
-        @usableFromInline var first: Int32
-        @usableFromInline var last: Int32
-        /// Entries in chunk `last`.
-        @usableFromInline var fill: Int32
-
-        @inlinable static var empty: Bucket { Bucket(min: .max, first: -1, last: -1, fill: 0) }
-
-        @inlinable @inline(__always)
-        init(min: UInt64, first: Int32, last: Int32, fill: Int32) {
-            self.min = min
-            self.first = first
-            self.last = last
-            self.fill = fill
-        }
-    }
-
-    @usableFromInline static let digitBits = 4
-    /// Bucket 0 plus 16 digit positions × 16 digit values.
-    @usableFromInline static let bucketCount = 1 + 256
-    @usableFromInline static let chunkSize = 16
-    @usableFromInline static let noSlot = UInt32.max
-    /// Stale entries are purged once they exceed both the live count and this.
-    @usableFromInline static let compactionFloor = 1024
-
-    @usableFromInline var buckets: [Bucket]
-    /// Bit `b - 1` (word `(b - 1) / 64`) is set when bucket `b` ≥ 1 is non-empty.
-    @usableFromInline var occupied: [UInt64] = [0, 0, 0, 0]
-    /// Chunk storage for every bucket: chunk `c` is `pool[c * chunkSize ..< (c + 1) * chunkSize]`.
-    @usableFromInline var pool: [Entry] = []
-    /// Next chunk in a bucket's list or in the free list; -1 ends a list.
-    @usableFromInline var chunkNext: [Int32] = []
-    @usableFromInline var freeChunk: Int32 = -1
-    /// Read position in bucket 0's first chunk.
-    @usableFromInline var head: Int = 0
-    /// The radix pivot: the key of the last extracted minimum.
-    @usableFromInline var last: UInt64 = 0
-    /// The key of the last event actually returned by ``popMin()``.
-    @usableFromInline var floorKey: UInt64 = 0
-    @usableFromInline var slots: [Slot] = []
-    @usableFromInline var freeHead: UInt32 = EventQueue.noSlot
-    @usableFromInline var liveCount: Int = 0
-    /// Entries still in buckets whose event was cancelled.
-    @usableFromInline var staleCount: Int = 0
-
-    /// The number of pending (not cancelled, not popped) events.
-    @inlinable
-    public var count: Int { liveCount }
-
-    /// Whether no event is pending.
-    @inlinable
-    public var isEmpty: Bool { liveCount == 0 }
+    @usableFromInline var storage: Storage
 
     /// An empty queue with room for `minimumCapacity` pending events before
     /// anything grows.
     public init(minimumCapacity: Int = 0) {
-        buckets = Array(repeating: .empty, count: Self.bucketCount)
-        slots.reserveCapacity(minimumCapacity)
-        let chunks = (minimumCapacity + Self.chunkSize - 1) / Self.chunkSize + 32
-        pool.reserveCapacity(chunks * Self.chunkSize)
-        chunkNext.reserveCapacity(chunks)
+        storage = Storage(minimumCapacity: minimumCapacity)
     }
 
     /// A queue holding `events`; equal times keep their order in the array.
@@ -170,6 +80,28 @@ public struct EventQueue: Sendable {
         self.init(minimumCapacity: events.count)
         for (time, id) in events { push(time, id: id) }
     }
+
+    /// Copies the storage if it is shared (value semantics), before a mutation.
+    @inlinable @inline(__always)
+    mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
+    }
+
+    /// The number of pending (not cancelled, not popped) events.
+    @inlinable
+    public var count: Int { storage.core.pointee.liveCount }
+
+    /// Whether no event is pending.
+    @inlinable
+    public var isEmpty: Bool { count == 0 }
+
+    /// The earliest time a push may use: the last popped time.
+    @inlinable
+    public var floorTime: SimTime { Self.time(storage.core.pointee.floorKey) }
+
+    /// Bytes allocated for entries, chunk links, buckets and slots (capacity,
+    /// not count): the queue's whole memory apart from the struct itself.
+    public var allocatedBytes: Int { storage.core.pointee.allocatedBytes }
 }
 
 // MARK: - Keys
@@ -185,24 +117,9 @@ extension EventQueue {
     static func time(_ key: UInt64) -> SimTime {
         SimTime(microseconds: Int64(bitPattern: key ^ (1 &<< 63)))
     }
-
-    /// 0 when `key == last`; otherwise 1 + 16 × (highest differing digit
-    /// position) + (the key's digit there).
-    @inlinable @inline(__always)
-    func bucketIndex(_ key: UInt64) -> Int {
-        let x = key ^ last
-        if x == 0 { return 0 }
-        let position = (63 &- x.leadingZeroBitCount) &>> 2
-        let digit = Int(truncatingIfNeeded: (key &>> UInt64(position &<< 2)) & 15)
-        return 1 &+ (position &<< 4) &+ digit
-    }
-
-    /// The earliest time a push may use: the last popped time.
-    @inlinable
-    public var floorTime: SimTime { Self.time(floorKey) }
 }
 
-// MARK: - Push, pop, peek
+// MARK: - Operations
 
 extension EventQueue {
     /// Adds an event at `time` carrying `id` and returns its handle.
@@ -212,51 +129,23 @@ extension EventQueue {
     @inlinable
     @discardableResult
     public mutating func push(_ time: SimTime, id: UInt32) -> EventHandle {
-        var key = Self.key(time)
         #if BGBENCH_INVARIANTS
-        precondition(key >= floorKey, "EventQueue: push at \(time) before the last popped time \(floorTime)")
+        precondition(time >= floorTime, "EventQueue: push at \(time) before the last popped time \(floorTime)")
         #endif
-        if key < last { key = last }  // release builds: a past event is served at the pivot
-        let handle = allocateSlot(id)
-        insert(Entry(key: key, slot: handle.slot, generation: handle.generation))
-        liveCount &+= 1
-        return handle
+        makeUnique()
+        return storage.core.pointee.push(Self.key(time), id: id)
     }
 
     /// Removes and returns the earliest pending event (the first pushed among
     /// equal times).
     ///
-    /// - Complexity: O(1) amortised; an event is moved between buckets at
-    ///   most 16 times over its life, typically two or three.
+    /// - Complexity: O(1) amortised; an event moves between buckets at most
+    ///   16 times over its life, typically two or three.
     @inlinable
     public mutating func popMin() -> (time: SimTime, id: UInt32)? {
-        while true {
-            let front = buckets[0]
-            if front.first >= 0 {
-                let chunk = Int(front.first)
-                let entry = pool[chunk &* Self.chunkSize &+ head]
-                head &+= 1
-                let end = front.first == front.last ? Int(front.fill) : Self.chunkSize
-                if head == end { advanceFrontChunk() }
-                let slot = Int(entry.slot)
-                if slots[slot].generation == entry.generation {
-                    let id = slots[slot].id
-                    releaseSlot(entry.slot)
-                    liveCount &-= 1
-                    floorKey = entry.key
-                    return (Self.time(entry.key), id)
-                }
-                staleCount &-= 1
-                continue
-            }
-            guard let b = lowestOccupiedBucket() else {
-                // Nothing left, not even stale entries: fall back to the last
-                // served time so pushes after it but before a skipped stale key stay legal.
-                last = floorKey
-                return nil
-            }
-            redistribute(b)
-        }
+        makeUnique()
+        guard let (key, id) = storage.core.pointee.popMin() else { return nil }
+        return (Self.time(key), id)
     }
 
     /// The time of the earliest pending event, without removing it.
@@ -266,22 +155,53 @@ extension EventQueue {
     ///   needs it.
     @inlinable
     public func peekTime() -> SimTime? {
-        if liveCount == 0 { return nil }
-        if let _ = firstLiveKey(inBucket: 0, stopAtFirst: true) { return Self.time(last) }
-        for word in 0..<4 {
-            var mask = occupied[word]
-            while mask != 0 {
-                let b = word &<< 6 &+ mask.trailingZeroBitCount &+ 1
-                if staleCount == 0 { return Self.time(buckets[b].min) }
-                if let key = firstLiveKey(inBucket: b, stopAtFirst: false) { return Self.time(key) }
-                mask &= mask &- 1
-            }
-        }
-        return nil
+        storage.core.pointee.peekKey().map(Self.time)
     }
 
-    @inlinable @inline(__always)
-    func isLive(_ entry: Entry) -> Bool {
-        slots[Int(entry.slot)].generation == entry.generation
+    /// Whether `handle` names a pending event.
+    @inlinable
+    public func contains(_ handle: EventHandle) -> Bool {
+        storage.core.pointee.contains(handle)
+    }
+
+    /// The id of the pending event `handle` names, or `nil` if it is stale.
+    @inlinable
+    public func id(of handle: EventHandle) -> UInt32? {
+        let core = storage.core
+        return core.pointee.contains(handle) ? core.pointee.slots[Int(handle.slot)].id : nil
+    }
+
+    /// Cancels the pending event `handle` names; `false` if it was already
+    /// popped or cancelled.
+    ///
+    /// - Complexity: O(1) amortised (lazy deletion; see the type's notes).
+    @inlinable
+    @discardableResult
+    public mutating func cancel(_ handle: EventHandle) -> Bool {
+        remove(handle) != nil
+    }
+
+    /// Cancels the pending event `handle` names and returns its id, or `nil`
+    /// (and no change) if the handle is stale.
+    ///
+    /// - Complexity: O(1) amortised.
+    @inlinable
+    public mutating func remove(_ handle: EventHandle) -> UInt32? {
+        guard contains(handle) else { return nil }
+        makeUnique()
+        return storage.core.pointee.remove(handle)
+    }
+
+    /// Moves the pending event `handle` names to `time`, keeping its id, and
+    /// returns its new handle; the old handle becomes stale. `nil`, and no
+    /// change, if `handle` is stale. The event goes after events already
+    /// pending at `time`.
+    ///
+    /// - Precondition: `time` is not before ``floorTime``.
+    /// - Complexity: O(1) amortised.
+    @inlinable
+    public mutating func reschedule(_ handle: EventHandle, to time: SimTime) -> EventHandle? {
+        guard let id = remove(handle) else { return nil }
+        return push(time, id: id)
     }
 }

@@ -1,0 +1,312 @@
+/// The radix heap itself, on raw buffers. Every pointer access of the queue
+/// happens in this file and ``EventQueue/Storage``; callers reach a `Core`
+/// only through a uniquely referenced ``EventQueue``.
+extension EventQueue {
+    @usableFromInline
+    struct Core {
+        /// Chunk `c` is `pool[c * chunkSize ..< (c + 1) * chunkSize]`.
+        @usableFromInline var pool: UnsafeMutablePointer<Entry>
+        /// Next chunk in a bucket's list or in the free list; -1 ends a list.
+        @usableFromInline var chunkNext: UnsafeMutablePointer<Int32>
+        @usableFromInline var chunkCount: Int
+        @usableFromInline var chunkCapacity: Int
+        @usableFromInline var freeChunk: Int32
+        /// Bucket 0 holds keys equal to `last`; bucket `b` ≥ 1, see ``bucketIndex(_:)``.
+        @usableFromInline var buckets: UnsafeMutablePointer<Bucket>
+        /// Bit `(b - 1) % 64` of word `(b - 1) / 64` is set when bucket `b` ≥ 1 is non-empty.
+        @usableFromInline var occupied: UnsafeMutablePointer<UInt64>
+        @usableFromInline var slots: UnsafeMutablePointer<Slot>
+        @usableFromInline var slotCount: Int
+        @usableFromInline var slotCapacity: Int
+        @usableFromInline var freeSlot: UInt32
+        /// Read position in bucket 0's first chunk.
+        @usableFromInline var head: Int
+        /// The radix pivot: the key of the last extracted minimum.
+        @usableFromInline var last: UInt64
+        /// The key of the last event actually returned by `popMin`.
+        @usableFromInline var floorKey: UInt64
+        @usableFromInline var liveCount: Int
+        /// Entries still in buckets whose event was cancelled.
+        @usableFromInline var staleCount: Int
+    }
+}
+
+// MARK: - Keys and buckets
+
+extension EventQueue.Core {
+    /// 0 when `key == last`; otherwise 1 + 16 × (highest 4-bit digit position
+    /// where `key` differs from `last`) + (the key's digit there). For keys
+    /// ≥ `last` this index order is key order.
+    @inlinable @inline(__always)
+    func bucketIndex(_ key: UInt64) -> Int {
+        let x = key ^ last
+        if x == 0 { return 0 }
+        let position = (63 &- x.leadingZeroBitCount) &>> 2
+        let digit = Int(truncatingIfNeeded: (key &>> UInt64(truncatingIfNeeded: position &<< 2)) & 15)
+        return 1 &+ (position &<< 4) &+ digit
+    }
+
+    /// Files `entry` in the bucket its key belongs to relative to `last`.
+    @inlinable @inline(__always)
+    mutating func insert(_ entry: EventQueue.Entry) {
+        let b = bucketIndex(entry.key)
+        append(entry, to: b)
+        if b != 0 {
+            let bit = b &- 1
+            occupied[bit &>> 6] |= 1 &<< UInt64(truncatingIfNeeded: bit & 63)
+        }
+    }
+
+    @inlinable @inline(__always)
+    mutating func append(_ entry: EventQueue.Entry, to b: Int) {
+        let bucket = buckets + b
+        if bucket.pointee.last < 0 || Int(bucket.pointee.fill) == EventQueue.chunkSize {
+            let chunk = allocateChunk()
+            if bucket.pointee.last < 0 {
+                bucket.pointee.first = chunk
+            } else {
+                chunkNext[Int(bucket.pointee.last)] = chunk
+            }
+            bucket.pointee.last = chunk
+            bucket.pointee.fill = 0
+        }
+        pool[Int(bucket.pointee.last) &* EventQueue.chunkSize &+ Int(bucket.pointee.fill)] = entry
+        bucket.pointee.fill &+= 1
+        if entry.key < bucket.pointee.min { bucket.pointee.min = entry.key }
+    }
+
+    @inlinable @inline(__always)
+    mutating func allocateChunk() -> Int32 {
+        if freeChunk >= 0 {
+            let chunk = freeChunk
+            freeChunk = chunkNext[Int(chunk)]
+            chunkNext[Int(chunk)] = -1
+            return chunk
+        }
+        if chunkCount == chunkCapacity { growPool() }
+        let chunk = Int32(truncatingIfNeeded: chunkCount)
+        chunkNext[chunkCount] = -1
+        chunkCount &+= 1
+        return chunk
+    }
+
+    @inlinable @inline(__always)
+    mutating func releaseChunk(_ chunk: Int32) {
+        chunkNext[Int(chunk)] = freeChunk
+        freeChunk = chunk
+    }
+
+    /// The non-empty bucket ≥ 1 holding the smallest keys, if any.
+    @inlinable @inline(__always)
+    func lowestOccupiedBucket() -> Int? {
+        for word in 0..<EventQueue.occupancyWords where occupied[word] != 0 {
+            return word &<< 6 &+ occupied[word].trailingZeroBitCount &+ 1
+        }
+        return nil
+    }
+
+    /// Empties bucket `b` (the lowest non-empty one, bucket 0 being empty)
+    /// into lower buckets around its minimum, which becomes the new pivot.
+    /// Entries keep their relative order, so ties stay FIFO.
+    @inlinable
+    mutating func redistribute(_ b: Int) {
+        let moving = buckets[b]
+        buckets[b] = .empty
+        let bit = b &- 1
+        occupied[bit &>> 6] &= ~(1 &<< UInt64(truncatingIfNeeded: bit & 63))
+        last = moving.min
+        var chunk = moving.first
+        while chunk >= 0 {
+            let end = chunk == moving.last ? Int(moving.fill) : EventQueue.chunkSize
+            let base = pool + Int(chunk) &* EventQueue.chunkSize
+            for i in 0..<end { insert(base[i]) }
+            // Read the link before freeing: the chunk may be reused right away.
+            let next = chunkNext[Int(chunk)]
+            releaseChunk(chunk)
+            chunk = next
+        }
+    }
+}
+
+// MARK: - Push, pop, peek
+
+extension EventQueue.Core {
+    @inlinable @inline(__always)
+    mutating func push(_ key: UInt64, id: UInt32) -> EventHandle {
+        var key = key
+        if key < last { key = last }  // release builds: a past event is served at the pivot
+        let handle = allocateSlot(id)
+        insert(EventQueue.Entry(key: key, slot: handle.slot, generation: handle.generation))
+        liveCount &+= 1
+        return handle
+    }
+
+    @inlinable @inline(__always)
+    mutating func popMin() -> (key: UInt64, id: UInt32)? {
+        while true {
+            let front = buckets[0]
+            if front.first >= 0 {
+                let entry = pool[Int(front.first) &* EventQueue.chunkSize &+ head]
+                head &+= 1
+                let end = front.first == front.last ? Int(front.fill) : EventQueue.chunkSize
+                if head == end { advanceFrontChunk() }
+                let slot = slots + Int(entry.slot)
+                if slot.pointee.generation == entry.generation {
+                    let id = slot.pointee.id
+                    releaseSlot(entry.slot)
+                    liveCount &-= 1
+                    floorKey = entry.key
+                    return (entry.key, id)
+                }
+                staleCount &-= 1
+                continue
+            }
+            guard let b = lowestOccupiedBucket() else {
+                // Nothing left, not even stale entries: fall back to the last
+                // served key so pushes after it but before a skipped stale key stay legal.
+                last = floorKey
+                return nil
+            }
+            redistribute(b)
+        }
+    }
+
+    /// Bucket 0's first chunk is used up: free it and move to the next.
+    @inlinable @inline(__always)
+    mutating func advanceFrontChunk() {
+        let front = buckets[0]
+        head = 0
+        if front.first == front.last {
+            releaseChunk(front.first)
+            buckets[0] = .empty
+        } else {
+            let next = chunkNext[Int(front.first)]
+            releaseChunk(front.first)
+            buckets[0].first = next
+        }
+    }
+
+    @inlinable
+    func peekKey() -> UInt64? {
+        if liveCount == 0 { return nil }
+        if firstLiveKey(inBucket: 0, stopAtFirst: true) != nil { return last }
+        for word in 0..<EventQueue.occupancyWords {
+            var mask = occupied[word]
+            while mask != 0 {
+                let b = word &<< 6 &+ mask.trailingZeroBitCount &+ 1
+                if staleCount == 0 { return buckets[b].min }
+                if let key = firstLiveKey(inBucket: b, stopAtFirst: false) { return key }
+                mask &= mask &- 1
+            }
+        }
+        return nil
+    }
+
+    @inlinable @inline(__always)
+    func isLive(_ entry: EventQueue.Entry) -> Bool {
+        slots[Int(entry.slot)].generation == entry.generation
+    }
+
+    /// The smallest live key in bucket `b` (bucket 0: from `head`), or the
+    /// first live one when `stopAtFirst`; `nil` if the bucket has none.
+    @inlinable
+    func firstLiveKey(inBucket b: Int, stopAtFirst: Bool) -> UInt64? {
+        var best: UInt64? = nil
+        forEachEntry(inBucket: b) { entry in
+            guard isLive(entry) else { return true }
+            if best == nil || entry.key < best! { best = entry.key }
+            return !stopAtFirst
+        }
+        return best
+    }
+
+    /// Calls `body` on the entries of bucket `b` in order until it returns false.
+    @inlinable
+    func forEachEntry(inBucket b: Int, _ body: (EventQueue.Entry) -> Bool) {
+        let bucket = buckets[b]
+        var chunk = bucket.first
+        var start = b == 0 ? head : 0
+        while chunk >= 0 {
+            let end = chunk == bucket.last ? Int(bucket.fill) : EventQueue.chunkSize
+            let base = pool + Int(chunk) &* EventQueue.chunkSize
+            for i in start..<end where !body(base[i]) { return }
+            start = 0
+            chunk = chunkNext[Int(chunk)]
+        }
+    }
+}
+
+// MARK: - Slots, cancellation, purging
+
+extension EventQueue.Core {
+    @inlinable @inline(__always)
+    mutating func allocateSlot(_ id: UInt32) -> EventHandle {
+        if freeSlot != EventQueue.noSlot {
+            let index = freeSlot
+            let slot = slots + Int(index)
+            freeSlot = slot.pointee.id
+            slot.pointee.id = id
+            slot.pointee.generation &+= 1  // even (free) -> odd (occupied)
+            return EventHandle(slot: index, generation: slot.pointee.generation)
+        }
+        if slotCount == slotCapacity { growSlots() }
+        (slots + slotCount).initialize(to: EventQueue.Slot(id: id, generation: 1))
+        slotCount &+= 1
+        return EventHandle(slot: UInt32(truncatingIfNeeded: slotCount &- 1), generation: 1)
+    }
+
+    @inlinable @inline(__always)
+    mutating func releaseSlot(_ index: UInt32) {
+        let slot = slots + Int(index)
+        slot.pointee.generation &+= 1  // odd -> even: every handle to it is now stale
+        slot.pointee.id = freeSlot
+        freeSlot = index
+    }
+
+    @inlinable @inline(__always)
+    func contains(_ handle: EventHandle) -> Bool {
+        Int(handle.slot) < slotCount && handle.generation & 1 == 1
+            && slots[Int(handle.slot)].generation == handle.generation
+    }
+
+    @inlinable
+    mutating func remove(_ handle: EventHandle) -> UInt32? {
+        guard contains(handle) else { return nil }
+        let id = slots[Int(handle.slot)].id
+        releaseSlot(handle.slot)
+        liveCount &-= 1
+        staleCount &+= 1
+        if staleCount > EventQueue.compactionFloor && staleCount > liveCount { purgeStale() }
+        return id
+    }
+
+    /// Drops every stale entry, keeping the order of the rest.
+    ///
+    /// - Complexity: O(number of entries).
+    @usableFromInline
+    mutating func purgeStale() {
+        for b in 0..<EventQueue.bucketCount where buckets[b].first >= 0 {
+            // Detach the bucket and append its live entries back. Chunks are
+            // freed only after being read, so reuse cannot clobber unread ones.
+            let old = buckets[b]
+            var start = b == 0 ? head : 0
+            buckets[b] = .empty
+            if b == 0 { head = 0 }
+            var chunk = old.first
+            while chunk >= 0 {
+                let end = chunk == old.last ? Int(old.fill) : EventQueue.chunkSize
+                let base = pool + Int(chunk) * EventQueue.chunkSize
+                for i in start..<end where isLive(base[i]) { append(base[i], to: b) }
+                start = 0
+                let next = chunkNext[Int(chunk)]
+                releaseChunk(chunk)
+                chunk = next
+            }
+            if b != 0 && buckets[b].first < 0 {
+                let bit = b - 1
+                occupied[bit >> 6] &= ~(1 << UInt64(bit & 63))
+            }
+        }
+        staleCount = 0
+    }
+}

@@ -1,0 +1,171 @@
+/// The queue's storage: one class instance owning raw buffers, so the hot
+/// path has no array bounds or uniqueness checks, no reference counting and
+/// no allocation per event. All pointer code works through ``EventQueue/Core``,
+/// reached only via `storage.core`; ``EventQueue`` keeps value semantics by
+/// copying the storage on the first mutation of a shared queue.
+extension EventQueue {
+    /// One bucket entry: 16 bytes.
+    @usableFromInline
+    struct Entry: Sendable {
+        /// The time as an order-preserving unsigned key (see ``EventQueue/key(_:)``).
+        @usableFromInline var key: UInt64
+        @usableFromInline var slot: UInt32
+        @usableFromInline var generation: UInt32
+
+        @inlinable @inline(__always)
+        init(key: UInt64, slot: UInt32, generation: UInt32) {
+            self.key = key
+            self.slot = slot
+            self.generation = generation
+        }
+    }
+
+    /// A slot: the caller's id and a generation (odd while occupied). A free
+    /// slot's `id` is the next free slot, threading the free list through the table.
+    @usableFromInline
+    struct Slot: Sendable {
+        @usableFromInline var id: UInt32
+        @usableFromInline var generation: UInt32
+
+        @inlinable @inline(__always)
+        init(id: UInt32, generation: UInt32) {
+            self.id = id
+            self.generation = generation
+        }
+    }
+
+    /// A bucket: a list of chunks in the pool, and the smallest key placed in
+    /// it since it was last emptied (possibly a cancelled event's: still a
+    /// valid pivot, as it is not larger than any key in the bucket).
+    @usableFromInline
+    struct Bucket: Sendable {
+        @usableFromInline var min: UInt64
+        @usableFromInline var first: Int32
+        @usableFromInline var last: Int32
+        /// Entries in chunk `last`.
+        @usableFromInline var fill: Int32
+
+        @inlinable @inline(__always)
+        init(min: UInt64, first: Int32, last: Int32, fill: Int32) {
+            self.min = min
+            self.first = first
+            self.last = last
+            self.fill = fill
+        }
+
+        @inlinable static var empty: Bucket { Bucket(min: .max, first: -1, last: -1, fill: 0) }
+    }
+
+    @usableFromInline static let bucketCount = 1 + 256
+    @usableFromInline static let occupancyWords = 4
+    @usableFromInline static let chunkSize = 16
+    @usableFromInline static let noSlot = UInt32.max
+    /// Stale entries are purged once they exceed both the live count and this.
+    @usableFromInline static let compactionFloor = 1024
+
+    /// Owns the buffers of one ``Core``; frees them on deinit.
+    @usableFromInline
+    final class Storage: @unchecked Sendable {  // mutated only through a uniquely referenced queue
+        @usableFromInline let core: UnsafeMutablePointer<Core>
+
+        init(minimumCapacity: Int) {
+            core = .allocate(capacity: 1)
+            core.initialize(to: Core(minimumCapacity: minimumCapacity))
+        }
+
+        @usableFromInline
+        init(copying other: Storage) {
+            core = .allocate(capacity: 1)
+            core.initialize(to: Core(copying: other.core.pointee))
+        }
+
+        deinit {
+            core.pointee.deallocate()
+            core.deinitialize(count: 1)
+            core.deallocate()
+        }
+    }
+}
+
+extension EventQueue.Core {
+    init(minimumCapacity: Int) {
+        let chunks = max(64, (minimumCapacity + EventQueue.chunkSize - 1) / EventQueue.chunkSize + 32)
+        pool = .allocate(capacity: chunks * EventQueue.chunkSize)
+        chunkNext = .allocate(capacity: chunks)
+        chunkCount = 0
+        chunkCapacity = chunks
+        freeChunk = -1
+        buckets = .allocate(capacity: EventQueue.bucketCount)
+        buckets.initialize(repeating: .empty, count: EventQueue.bucketCount)
+        occupied = .allocate(capacity: EventQueue.occupancyWords)
+        occupied.initialize(repeating: 0, count: EventQueue.occupancyWords)
+        slotCapacity = max(64, minimumCapacity)
+        slots = .allocate(capacity: slotCapacity)
+        slotCount = 0
+        freeSlot = EventQueue.noSlot
+        head = 0
+        last = 0
+        floorKey = 0
+        liveCount = 0
+        staleCount = 0
+    }
+
+    init(copying other: EventQueue.Core) {
+        self = other
+        pool = .allocate(capacity: other.chunkCapacity * EventQueue.chunkSize)
+        pool.initialize(from: other.pool, count: other.chunkCount * EventQueue.chunkSize)
+        chunkNext = .allocate(capacity: other.chunkCapacity)
+        chunkNext.initialize(from: other.chunkNext, count: other.chunkCount)
+        buckets = .allocate(capacity: EventQueue.bucketCount)
+        buckets.initialize(from: other.buckets, count: EventQueue.bucketCount)
+        occupied = .allocate(capacity: EventQueue.occupancyWords)
+        occupied.initialize(from: other.occupied, count: EventQueue.occupancyWords)
+        slots = .allocate(capacity: other.slotCapacity)
+        slots.initialize(from: other.slots, count: other.slotCount)
+    }
+
+    func deallocate() {
+        pool.deallocate()
+        chunkNext.deallocate()
+        buckets.deallocate()
+        occupied.deallocate()
+        slots.deallocate()
+    }
+
+    /// Adds chunks to the pool, growing by a quarter (not doubling) to keep
+    /// spare memory per event small. Amortised O(1) per chunk.
+    @usableFromInline
+    mutating func growPool() {
+        let capacity = chunkCapacity + max(64, chunkCapacity / 4)
+        precondition(capacity < Int(Int32.max), "EventQueue: pool exhausted")
+        let newPool = UnsafeMutablePointer<EventQueue.Entry>.allocate(capacity: capacity * EventQueue.chunkSize)
+        newPool.moveInitialize(from: pool, count: chunkCount * EventQueue.chunkSize)
+        pool.deallocate()
+        pool = newPool
+        let newNext = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+        newNext.moveInitialize(from: chunkNext, count: chunkCount)
+        chunkNext.deallocate()
+        chunkNext = newNext
+        chunkCapacity = capacity
+    }
+
+    /// Grows the slot table by a quarter.
+    @usableFromInline
+    mutating func growSlots() {
+        let capacity = slotCapacity + max(64, slotCapacity / 4)
+        precondition(capacity < Int(EventQueue.noSlot), "EventQueue: more than 2^32 - 1 pending events")
+        let newSlots = UnsafeMutablePointer<EventQueue.Slot>.allocate(capacity: capacity)
+        newSlots.moveInitialize(from: slots, count: slotCount)
+        slots.deallocate()
+        slots = newSlots
+        slotCapacity = capacity
+    }
+
+    /// Bytes allocated (capacity, not count).
+    var allocatedBytes: Int {
+        chunkCapacity * (EventQueue.chunkSize * MemoryLayout<EventQueue.Entry>.stride + MemoryLayout<Int32>.stride)
+            + EventQueue.bucketCount * MemoryLayout<EventQueue.Bucket>.stride
+            + EventQueue.occupancyWords * MemoryLayout<UInt64>.stride
+            + slotCapacity * MemoryLayout<EventQueue.Slot>.stride
+    }
+}
