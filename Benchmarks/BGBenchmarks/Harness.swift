@@ -26,6 +26,14 @@ struct BenchmarkFamily: Sendable {
     var run: @Sendable () -> [Measurement]
 }
 
+/// Queue sizes to run (`--n`); empty means every size a family defines.
+nonisolated(unsafe) var onlySizes: Set<Int> = []
+
+/// The sizes of `sizes` selected on the command line.
+func selectedSizes(_ sizes: [Int]) -> [Int] {
+    onlySizes.isEmpty ? sizes : sizes.filter(onlySizes.contains)
+}
+
 /// Keeps benchmark results observable so the optimiser cannot drop the work.
 nonisolated(unsafe) var sink: UInt64 = 0
 

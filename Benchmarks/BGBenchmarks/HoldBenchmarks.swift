@@ -23,7 +23,7 @@ extension BenchmarkFamily {
 }
 
 func holdFamily(name: String, sizes: [Int], increments: ExponentialIncrements) -> [Measurement] {
-    sizes.map { n in
+    selectedSizes(sizes).map { n in
         let ops = 2_000_000
         let reps = n >= 1_000_000 ? 2 : 3
         var bytes = 0

@@ -1,9 +1,10 @@
 // make bench: performance benchmarks, each against a textbook binary heap
 // measured in the same process.
 //
-//   BGBenchmarks [--csv] [--filter NAME] [--list]
+//   BGBenchmarks [--csv] [--filter NAME]... [--n SIZE]... [--list]
 //
-// --filter keeps the families whose name contains NAME (repeatable).
+// --filter keeps the families whose name contains NAME; --n keeps only the
+// given queue sizes (both repeatable).
 
 import Foundation
 
@@ -18,11 +19,14 @@ while let argument = arguments.popFirst() {
     case "--filter":
         guard let name = arguments.popFirst() else { fatalError("--filter needs a name") }
         filters.append(name)
+    case "--n":
+        guard let value = arguments.popFirst(), let n = Int(value) else { fatalError("--n needs a size") }
+        onlySizes.insert(n)
     case "--list":
         for family in allFamilies { print("\(family.name)\t\(family.summary)") }
         exit(0)
     default:
-        print("usage: BGBenchmarks [--csv] [--filter NAME]... [--list]")
+        print("usage: BGBenchmarks [--csv] [--filter NAME]... [--n SIZE]... [--list]")
         exit(2)
     }
 }
