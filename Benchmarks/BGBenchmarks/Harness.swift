@@ -50,6 +50,19 @@ func nanoseconds(_ body: () -> Void) -> Double {
     return Double(d.components.seconds) * 1e9 + Double(d.components.attoseconds) / 1e9
 }
 
+/// Runs candidate and baseline alternately (so both see the same machine
+/// load, which matters on a shared machine) and returns the best ns per
+/// operation of each.
+func interleavedBest(operations: Int, repetitions: Int,
+                     candidate: () -> Double, baseline: () -> Double) -> (Double, Double) {
+    var best = (Double.infinity, Double.infinity)
+    for _ in 0..<repetitions {
+        best.0 = min(best.0, candidate())
+        best.1 = min(best.1, baseline())
+    }
+    return (best.0 / Double(operations), best.1 / Double(operations))
+}
+
 /// Best of `repetitions` runs of `run` (each returns total ns), per operation.
 func bestNsPerOp(operations: Int, repetitions: Int, _ run: () -> Double) -> Double {
     var best = Double.infinity

@@ -27,12 +27,9 @@ func holdFamily(name: String, sizes: [Int], increments: ExponentialIncrements) -
         let ops = 2_000_000
         let reps = n >= 1_000_000 ? 2 : 3
         var bytes = 0
-        let candidate = bestNsPerOp(operations: ops, repetitions: reps) {
-            holdEventQueue(n: n, ops: ops, increments: increments, bytes: &bytes)
-        }
-        let baseline = bestNsPerOp(operations: ops, repetitions: reps) {
-            holdTextbook(n: n, ops: ops, increments: increments)
-        }
+        let (candidate, baseline) = interleavedBest(operations: ops, repetitions: reps,
+            candidate: { holdEventQueue(n: n, ops: ops, increments: increments, bytes: &bytes) },
+            baseline: { holdTextbook(n: n, ops: ops, increments: increments) })
         return Measurement(benchmark: name, n: n, operations: ops, nsPerOp: candidate,
                            baselineNsPerOp: baseline, bytesPerEvent: Double(bytes) / Double(n))
     }

@@ -10,8 +10,9 @@
 public struct EventHandle: Hashable, Sendable {
     /// Index of the queue's slot that held the event.
     public let slot: UInt32
-    /// The slot's generation when the event was pushed (always odd: odd
-    /// generations mark occupied slots, even ones free slots).
+    /// The slot's generation when the event was pushed (bumped on every reuse;
+    /// it wraps after 2^32 reuses of one slot, the only way a stale handle
+    /// could alias).
     public let generation: UInt32
 
     @inlinable

@@ -16,6 +16,10 @@ extension EventQueue {
         /// Bit `(b - 1) % 64` of word `(b - 1) / 64` is set when bucket `b` ≥ 1 is non-empty.
         @usableFromInline var occupied: UnsafeMutablePointer<UInt64>
         @usableFromInline var slots: UnsafeMutablePointer<Slot>
+        /// Bit `s % 64` of word `s / 64` is set while slot `s` holds a pending
+        /// event. 1 bit per event, so it stays in cache where the slot table
+        /// would not: a pop tests liveness here.
+        @usableFromInline var live: UnsafeMutablePointer<UInt64>
         @usableFromInline var slotCount: Int
         @usableFromInline var slotCapacity: Int
         @usableFromInline var freeSlot: UInt32
@@ -136,7 +140,7 @@ extension EventQueue.Core {
         var key = key
         if key < last { key = last }  // release builds: a past event is served at the pivot
         let handle = allocateSlot(id)
-        insert(EventQueue.Entry(key: key, slot: handle.slot, generation: handle.generation))
+        insert(EventQueue.Entry(key: key, id: id, slot: handle.slot))
         liveCount &+= 1
         return handle
     }
@@ -150,13 +154,15 @@ extension EventQueue.Core {
                 head &+= 1
                 let end = front.first == front.last ? Int(front.fill) : EventQueue.chunkSize
                 if head == end { advanceFrontChunk() }
-                let slot = slots + Int(entry.slot)
-                if slot.pointee.generation == entry.generation {
-                    let id = slot.pointee.id
-                    releaseSlot(entry.slot)
+                // A cancelled event's slot is only reclaimed here, once its
+                // entry has left the buckets, so the live bit cannot belong
+                // to a newer event.
+                releaseSlot(entry.slot)
+                if isLive(entry) {
+                    clearLive(entry.slot)
                     liveCount &-= 1
                     floorKey = entry.key
-                    return (entry.key, id)
+                    return (entry.key, entry.id)
                 }
                 staleCount &-= 1
                 continue
@@ -204,7 +210,22 @@ extension EventQueue.Core {
 
     @inlinable @inline(__always)
     func isLive(_ entry: EventQueue.Entry) -> Bool {
-        slots[Int(entry.slot)].generation == entry.generation
+        isLive(slot: entry.slot)
+    }
+
+    @inlinable @inline(__always)
+    func isLive(slot: UInt32) -> Bool {
+        live[Int(slot &>> 6)] & (1 &<< UInt64(slot & 63)) != 0
+    }
+
+    @inlinable @inline(__always)
+    mutating func setLive(_ slot: UInt32) {
+        live[Int(slot &>> 6)] |= 1 &<< UInt64(slot & 63)
+    }
+
+    @inlinable @inline(__always)
+    mutating func clearLive(_ slot: UInt32) {
+        live[Int(slot &>> 6)] &= ~(1 &<< UInt64(slot & 63))
     }
 
     /// The smallest live key in bucket `b` (bucket 0: from `head`), or the
@@ -241,31 +262,34 @@ extension EventQueue.Core {
 extension EventQueue.Core {
     @inlinable @inline(__always)
     mutating func allocateSlot(_ id: UInt32) -> EventHandle {
+        let index: UInt32
         if freeSlot != EventQueue.noSlot {
-            let index = freeSlot
-            let slot = slots + Int(index)
-            freeSlot = slot.pointee.id
-            slot.pointee.id = id
-            slot.pointee.generation &+= 1  // even (free) -> odd (occupied)
-            return EventHandle(slot: index, generation: slot.pointee.generation)
+            index = freeSlot
+            freeSlot = slots[Int(index)].id
+        } else {
+            if slotCount == slotCapacity { growSlots() }
+            (slots + slotCount).initialize(to: EventQueue.Slot(id: 0, generation: 0))
+            index = UInt32(truncatingIfNeeded: slotCount)
+            slotCount &+= 1
         }
-        if slotCount == slotCapacity { growSlots() }
-        (slots + slotCount).initialize(to: EventQueue.Slot(id: id, generation: 1))
-        slotCount &+= 1
-        return EventHandle(slot: UInt32(truncatingIfNeeded: slotCount &- 1), generation: 1)
+        let slot = slots + Int(index)
+        slot.pointee.id = id
+        slot.pointee.generation &+= 1  // handles to earlier occupants go stale
+        setLive(index)
+        return EventHandle(slot: index, generation: slot.pointee.generation)
     }
 
+    /// Puts a slot whose entry has left the buckets back on the free list
+    /// (stores only: the slot's line need not be read).
     @inlinable @inline(__always)
     mutating func releaseSlot(_ index: UInt32) {
-        let slot = slots + Int(index)
-        slot.pointee.generation &+= 1  // odd -> even: every handle to it is now stale
-        slot.pointee.id = freeSlot
+        slots[Int(index)].id = freeSlot
         freeSlot = index
     }
 
     @inlinable @inline(__always)
     func contains(_ handle: EventHandle) -> Bool {
-        Int(handle.slot) < slotCount && handle.generation & 1 == 1
+        Int(handle.slot) < slotCount && isLive(slot: handle.slot)
             && slots[Int(handle.slot)].generation == handle.generation
     }
 
@@ -273,7 +297,8 @@ extension EventQueue.Core {
     mutating func remove(_ handle: EventHandle) -> UInt32? {
         guard contains(handle) else { return nil }
         let id = slots[Int(handle.slot)].id
-        releaseSlot(handle.slot)
+        // The slot stays taken until its entry leaves the buckets (pop or purge).
+        clearLive(handle.slot)
         liveCount &-= 1
         staleCount &+= 1
         if staleCount > EventQueue.compactionFloor && staleCount > liveCount { purgeStale() }
@@ -296,7 +321,9 @@ extension EventQueue.Core {
             while chunk >= 0 {
                 let end = chunk == old.last ? Int(old.fill) : EventQueue.chunkSize
                 let base = pool + Int(chunk) * EventQueue.chunkSize
-                for i in start..<end where isLive(base[i]) { append(base[i], to: b) }
+                for i in start..<end {
+                    if isLive(base[i]) { append(base[i], to: b) } else { releaseSlot(base[i].slot) }
+                }
                 start = 0
                 let next = chunkNext[Int(chunk)]
                 releaseChunk(chunk)

@@ -4,24 +4,27 @@
 /// reached only via `storage.core`; ``EventQueue`` keeps value semantics by
 /// copying the storage on the first mutation of a shared queue.
 extension EventQueue {
-    /// One bucket entry: 16 bytes.
+    /// One bucket entry: 16 bytes. The id travels with the entry so that a
+    /// pop touches the slot table only with a blind store (no load miss).
     @usableFromInline
     struct Entry: Sendable {
         /// The time as an order-preserving unsigned key (see ``EventQueue/key(_:)``).
         @usableFromInline var key: UInt64
+        @usableFromInline var id: UInt32
         @usableFromInline var slot: UInt32
-        @usableFromInline var generation: UInt32
 
         @inlinable @inline(__always)
-        init(key: UInt64, slot: UInt32, generation: UInt32) {
+        init(key: UInt64, id: UInt32, slot: UInt32) {
             self.key = key
+            self.id = id
             self.slot = slot
-            self.generation = generation
         }
     }
 
-    /// A slot: the caller's id and a generation (odd while occupied). A free
-    /// slot's `id` is the next free slot, threading the free list through the table.
+    /// A slot: the caller's id and a generation, bumped each time the slot is
+    /// taken. A free slot's `id` is the next free slot, threading the free
+    /// list through the table. Whether a slot holds a pending event is a bit
+    /// in `Core.live`.
     @usableFromInline
     struct Slot: Sendable {
         @usableFromInline var id: UInt32
@@ -101,6 +104,8 @@ extension EventQueue.Core {
         occupied.initialize(repeating: 0, count: EventQueue.occupancyWords)
         slotCapacity = max(64, minimumCapacity)
         slots = .allocate(capacity: slotCapacity)
+        live = .allocate(capacity: slotCapacity / 64 + 1)
+        live.initialize(repeating: 0, count: slotCapacity / 64 + 1)
         slotCount = 0
         freeSlot = EventQueue.noSlot
         head = 0
@@ -122,6 +127,8 @@ extension EventQueue.Core {
         occupied.initialize(from: other.occupied, count: EventQueue.occupancyWords)
         slots = .allocate(capacity: other.slotCapacity)
         slots.initialize(from: other.slots, count: other.slotCount)
+        live = .allocate(capacity: other.slotCapacity / 64 + 1)
+        live.initialize(from: other.live, count: other.slotCapacity / 64 + 1)
     }
 
     func deallocate() {
@@ -130,6 +137,7 @@ extension EventQueue.Core {
         buckets.deallocate()
         occupied.deallocate()
         slots.deallocate()
+        live.deallocate()
     }
 
     /// Adds chunks to the pool, growing by a quarter (not doubling) to keep
@@ -158,6 +166,11 @@ extension EventQueue.Core {
         newSlots.moveInitialize(from: slots, count: slotCount)
         slots.deallocate()
         slots = newSlots
+        let newLive = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity / 64 + 1)
+        newLive.moveInitialize(from: live, count: slotCapacity / 64 + 1)
+        (newLive + slotCapacity / 64 + 1).initialize(repeating: 0, count: capacity / 64 - slotCapacity / 64)
+        live.deallocate()
+        live = newLive
         slotCapacity = capacity
     }
 
@@ -167,5 +180,6 @@ extension EventQueue.Core {
             + EventQueue.bucketCount * MemoryLayout<EventQueue.Bucket>.stride
             + EventQueue.occupancyWords * MemoryLayout<UInt64>.stride
             + slotCapacity * MemoryLayout<EventQueue.Slot>.stride
+            + (slotCapacity / 64 + 1) * MemoryLayout<UInt64>.stride
     }
 }
