@@ -23,6 +23,13 @@ extension EventQueue {
         @usableFromInline var slotCount: Int
         @usableFromInline var slotCapacity: Int
         @usableFromInline var freeSlot: UInt32
+        /// The run: a few of the earliest entries sorted by key, descending
+        /// (ties: later pushes first), served from the end. When it is
+        /// non-empty, every key in it is ≤ `runLimit` < every bucketed key,
+        /// and bucket 0 is empty.
+        @usableFromInline var run: UnsafeMutablePointer<Entry>
+        @usableFromInline var runCount: Int
+        @usableFromInline var runLimit: UInt64
         /// Read position in bucket 0's first chunk.
         @usableFromInline var head: Int
         /// The radix pivot: the key of the last extracted minimum.
@@ -132,6 +139,55 @@ extension EventQueue.Core {
     }
 }
 
+// MARK: - The run
+
+extension EventQueue.Core {
+    /// Sorts bucket `b` (the lowest non-empty one, a single chunk, bucket 0
+    /// and the run being empty) into the run. Cheaper than redistributing a
+    /// handful of entries over and over down to bucket 0.
+    @inlinable
+    mutating func formRun(_ b: Int) {
+        let bucket = buckets[b]
+        buckets[b] = .empty
+        let bit = b &- 1
+        occupied[bit &>> 6] &= ~(1 &<< UInt64(truncatingIfNeeded: bit & 63))
+        let base = pool + Int(bucket.first) &* EventQueue.chunkSize
+        var limit: UInt64 = 0
+        for i in 0..<Int(bucket.fill) {
+            insertIntoRun(base[i])
+            if base[i].key > limit { limit = base[i].key }
+        }
+        releaseChunk(bucket.first)
+        runLimit = limit
+    }
+
+    /// Inserts into the descending run after every larger key and before
+    /// equal ones (so equal keys leave first-in first-out).
+    ///
+    /// - Complexity: O(run length), at most `runCapacity`.
+    @inlinable @inline(__always)
+    mutating func insertIntoRun(_ entry: EventQueue.Entry) {
+        var i = runCount
+        while i > 0 && run[i &- 1].key <= entry.key {
+            run[i] = run[i &- 1]
+            i &-= 1
+        }
+        run[i] = entry
+        runCount &+= 1
+    }
+
+    /// Puts the run back into the buckets (when a push would overflow it).
+    /// Its keys are all ≥ `last` and differ from every bucketed key, so
+    /// appending them in serving order keeps ties FIFO.
+    @usableFromInline
+    mutating func dissolveRun() {
+        while runCount > 0 {
+            runCount -= 1
+            insert(run[runCount])
+        }
+    }
+}
+
 // MARK: - Push, pop, peek
 
 extension EventQueue.Core {
@@ -140,7 +196,12 @@ extension EventQueue.Core {
         var key = key
         if key < last { key = last }  // release builds: a past event is served at the pivot
         let handle = allocateSlot(id)
-        insert(EventQueue.Entry(key: key, id: id, slot: handle.slot))
+        let entry = EventQueue.Entry(key: key, id: id, slot: handle.slot)
+        if runCount > 0 && key <= runLimit {
+            if runCount == EventQueue.runCapacity { dissolveRun() ; insert(entry) } else { insertIntoRun(entry) }
+        } else {
+            insert(entry)
+        }
         liveCount &+= 1
         return handle
     }
@@ -148,6 +209,19 @@ extension EventQueue.Core {
     @inlinable @inline(__always)
     mutating func popMin() -> (key: UInt64, id: UInt32)? {
         while true {
+            if runCount > 0 {
+                runCount &-= 1
+                let entry = run[runCount]
+                releaseSlot(entry.slot)
+                if isLive(entry) {
+                    clearLive(entry.slot)
+                    liveCount &-= 1
+                    floorKey = entry.key
+                    return (entry.key, entry.id)
+                }
+                staleCount &-= 1
+                continue
+            }
             let front = buckets[0]
             if front.first >= 0 {
                 let entry = pool[Int(front.first) &* EventQueue.chunkSize &+ head]
@@ -173,7 +247,12 @@ extension EventQueue.Core {
                 last = floorKey
                 return nil
             }
-            redistribute(b)
+            let lowest = buckets[b]
+            if lowest.first == lowest.last && Int(lowest.fill) <= EventQueue.runThreshold {
+                formRun(b)
+            } else {
+                redistribute(b)
+            }
         }
     }
 
@@ -195,6 +274,11 @@ extension EventQueue.Core {
     @inlinable
     func peekKey() -> UInt64? {
         if liveCount == 0 { return nil }
+        var i = runCount
+        while i > 0 {
+            i &-= 1
+            if isLive(run[i]) { return run[i].key }
+        }
         if firstLiveKey(inBucket: 0, stopAtFirst: true) != nil { return last }
         for word in 0..<EventQueue.occupancyWords {
             var mask = occupied[word]
@@ -310,6 +394,11 @@ extension EventQueue.Core {
     /// - Complexity: O(number of entries).
     @usableFromInline
     mutating func purgeStale() {
+        var kept = 0
+        for i in 0..<runCount {
+            if isLive(run[i]) { run[kept] = run[i]; kept += 1 } else { releaseSlot(run[i].slot) }
+        }
+        runCount = kept
         for b in 0..<EventQueue.bucketCount where buckets[b].first >= 0 {
             // Detach the bucket and append its live entries back. Chunks are
             // freed only after being read, so reuse cannot clobber unread ones.

@@ -62,6 +62,10 @@ extension EventQueue {
     @usableFromInline static let bucketCount = 1 + 256
     @usableFromInline static let occupancyWords = 4
     @usableFromInline static let chunkSize = 16
+    /// A lowest bucket with at most this many entries is sorted into the run
+    /// instead of being redistributed.
+    @usableFromInline static let runThreshold = 12
+    @usableFromInline static let runCapacity = 32
     @usableFromInline static let noSlot = UInt32.max
     /// Stale entries are purged once they exceed both the live count and this.
     @usableFromInline static let compactionFloor = 1024
@@ -106,6 +110,9 @@ extension EventQueue.Core {
         slots = .allocate(capacity: slotCapacity)
         live = .allocate(capacity: slotCapacity / 64 + 1)
         live.initialize(repeating: 0, count: slotCapacity / 64 + 1)
+        run = .allocate(capacity: EventQueue.runCapacity)
+        runCount = 0
+        runLimit = 0
         slotCount = 0
         freeSlot = EventQueue.noSlot
         head = 0
@@ -129,6 +136,8 @@ extension EventQueue.Core {
         slots.initialize(from: other.slots, count: other.slotCount)
         live = .allocate(capacity: other.slotCapacity / 64 + 1)
         live.initialize(from: other.live, count: other.slotCapacity / 64 + 1)
+        run = .allocate(capacity: EventQueue.runCapacity)
+        run.initialize(from: other.run, count: other.runCount)
     }
 
     func deallocate() {
@@ -138,6 +147,7 @@ extension EventQueue.Core {
         occupied.deallocate()
         slots.deallocate()
         live.deallocate()
+        run.deallocate()
     }
 
     /// Adds chunks to the pool, growing by a quarter (not doubling) to keep
@@ -179,6 +189,7 @@ extension EventQueue.Core {
         chunkCapacity * (EventQueue.chunkSize * MemoryLayout<EventQueue.Entry>.stride + MemoryLayout<Int32>.stride)
             + EventQueue.bucketCount * MemoryLayout<EventQueue.Bucket>.stride
             + EventQueue.occupancyWords * MemoryLayout<UInt64>.stride
+            + EventQueue.runCapacity * MemoryLayout<EventQueue.Entry>.stride
             + slotCapacity * MemoryLayout<EventQueue.Slot>.stride
             + (slotCapacity / 64 + 1) * MemoryLayout<UInt64>.stride
     }
