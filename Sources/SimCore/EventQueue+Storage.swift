@@ -64,7 +64,7 @@ extension EventQueue {
     @usableFromInline static let chunkSize = 16
     /// A lowest bucket with at most this many entries is sorted into the run
     /// instead of being redistributed.
-    @usableFromInline static let runThreshold = 12
+    @usableFromInline static let runThreshold = 16
     @usableFromInline static let runCapacity = 32
     @usableFromInline static let noSlot = UInt32.max
     /// Stale entries are purged once they exceed both the live count and this.
