@@ -129,8 +129,9 @@ extension EventQueue.Core {
         var chunk = moving.first
         while chunk >= 0 {
             let end = chunk == moving.last ? Int(moving.fill) : EventQueue.chunkSize
-            let base = pool + Int(chunk) &* EventQueue.chunkSize
-            for i in 0..<end { insert(base[i]) }
+            // Index from `pool` each time: an insert may grow (move) the pool.
+            let base = Int(chunk) &* EventQueue.chunkSize
+            for i in base..<(base &+ end) { insert(pool[i]) }
             // Read the link before freeing: the chunk may be reused right away.
             let next = chunkNext[Int(chunk)]
             releaseChunk(chunk)
@@ -409,9 +410,10 @@ extension EventQueue.Core {
             var chunk = old.first
             while chunk >= 0 {
                 let end = chunk == old.last ? Int(old.fill) : EventQueue.chunkSize
-                let base = pool + Int(chunk) * EventQueue.chunkSize
-                for i in start..<end {
-                    if isLive(base[i]) { append(base[i], to: b) } else { releaseSlot(base[i].slot) }
+                let base = Int(chunk) * EventQueue.chunkSize  // not a pointer: appends may move the pool
+                for i in (base + start)..<(base + end) {
+                    let entry = pool[i]
+                    if isLive(entry) { append(entry, to: b) } else { releaseSlot(entry.slot) }
                 }
                 start = 0
                 let next = chunkNext[Int(chunk)]
