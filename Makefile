@@ -29,8 +29,9 @@ test: deps
 	$(SWIFT) test
 
 ## bench: performance benchmarks, each against a baseline measured in the same run
+##        (pass options with ARGS, e.g. make bench ARGS="--csv --filter hold")
 bench: deps
-	$(SWIFT) run -c release BGBenchmarks
+	$(SWIFT) run -c release BGBenchmarks $(ARGS)
 
 clean:
 	rm -rf .build
