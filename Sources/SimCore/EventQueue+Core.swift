@@ -23,6 +23,8 @@ extension EventQueue {
         @usableFromInline var slotCount: Int
         @usableFromInline var slotCapacity: Int
         @usableFromInline var freeSlot: UInt32
+        /// Counts pushes (wrapping); each push's value is its handle's generation.
+        @usableFromInline var pushStamp: UInt32
         /// The run: a few of the earliest entries sorted by key, descending
         /// (ties: later pushes first), served from the end. When it is
         /// non-empty, every key in it is ≤ `runLimit` < every bucketed key,
@@ -52,9 +54,10 @@ extension EventQueue.Core {
     func bucketIndex(_ key: UInt64) -> Int {
         let x = key ^ last
         if x == 0 { return 0 }
-        let position = (63 &- x.leadingZeroBitCount) &>> 2
-        let digit = Int(truncatingIfNeeded: (key &>> UInt64(truncatingIfNeeded: position &<< 2)) & 15)
-        return 1 &+ (position &<< 4) &+ digit
+        let position = (63 &- x.leadingZeroBitCount) / EventQueue.digitBits
+        let shift = UInt64(truncatingIfNeeded: position &* EventQueue.digitBits)
+        let digit = Int(truncatingIfNeeded: (key &>> shift) & UInt64(EventQueue.radix &- 1))
+        return 1 &+ position &* EventQueue.radix &+ digit
     }
 
     /// Files `entry` in the bucket its key belongs to relative to `last`.
@@ -353,15 +356,16 @@ extension EventQueue.Core {
             freeSlot = slots[Int(index)].id
         } else {
             if slotCount == slotCapacity { growSlots() }
-            (slots + slotCount).initialize(to: EventQueue.Slot(id: 0, generation: 0))
             index = UInt32(truncatingIfNeeded: slotCount)
             slotCount &+= 1
         }
-        let slot = slots + Int(index)
-        slot.pointee.id = id
-        slot.pointee.generation &+= 1  // handles to earlier occupants go stale
+        // The generation is a stamp unique to this push, not a per-slot
+        // counter: writing it is a blind store, whereas incrementing would
+        // load the slot's cache line, a miss on the hot path of big queues.
+        pushStamp &+= 1
+        slots[Int(index)] = EventQueue.Slot(id: id, generation: pushStamp)
         setLive(index)
-        return EventHandle(slot: index, generation: slot.pointee.generation)
+        return EventHandle(slot: index, generation: pushStamp)
     }
 
     /// Puts a slot whose entry has left the buckets back on the free list

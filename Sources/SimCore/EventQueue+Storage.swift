@@ -21,8 +21,8 @@ extension EventQueue {
         }
     }
 
-    /// A slot: the caller's id and a generation, bumped each time the slot is
-    /// taken. A free slot's `id` is the next free slot, threading the free
+    /// A slot: the caller's id and the generation (push stamp) of the event
+    /// holding it. A free slot's `id` is the next free slot, threading the free
     /// list through the table. Whether a slot holds a pending event is a bit
     /// in `Core.live`.
     @usableFromInline
@@ -59,8 +59,13 @@ extension EventQueue {
         @inlinable static var empty: Bucket { Bucket(min: .max, first: -1, last: -1, fill: 0) }
     }
 
-    @usableFromInline static let bucketCount = 1 + 256
-    @usableFromInline static let occupancyWords = 4
+    /// Bits per radix digit: 2^digitBits buckets per digit position.
+    @usableFromInline static let digitBits = 6
+    @usableFromInline static let radix = 1 << digitBits
+    @usableFromInline static let digitPositions = (64 + digitBits - 1) / digitBits
+    /// Bucket 0 plus one bucket per (digit position, digit value).
+    @usableFromInline static let bucketCount = 1 + digitPositions * radix
+    @usableFromInline static let occupancyWords = (digitPositions * radix + 63) / 64
     @usableFromInline static let chunkSize = 16
     /// A lowest bucket with at most this many entries is sorted into the run
     /// instead of being redistributed.
@@ -115,6 +120,7 @@ extension EventQueue.Core {
         runLimit = 0
         slotCount = 0
         freeSlot = EventQueue.noSlot
+        pushStamp = 0
         head = 0
         last = 0
         floorKey = 0

@@ -47,10 +47,14 @@
 /// ## Cancelling and rescheduling: lazy deletion with generations
 ///
 /// Each push takes a slot (id plus generation, 8 bytes) from a table with an
-/// intrusive free list; the bucket entry (16 bytes: key, slot, generation)
-/// refers to it. ``cancel(_:)`` bumps the slot's generation and frees it: O(1),
-/// no search. The orphaned entry stays in its bucket until it reaches the
-/// front, where the generation mismatch marks it stale and it is skipped;
+/// intrusive free list, sets the slot's bit in a liveness bitmap, and files
+/// a 16-byte entry (key, id, slot). A handle is (slot, generation).
+/// ``cancel(_:)`` checks the generation and clears the live bit: O(1), no
+/// search. The orphaned entry stays in its bucket until it reaches the front,
+/// where the clear bit marks it stale: it is skipped and only then is its
+/// slot reused, so a live bit always belongs to the entry in front. A pop
+/// touches just the bitmap (1 bit per slot, cache-resident) and stores to
+/// the slot, never loading it: no cache miss on the slot table per event;
 /// when stale entries outnumber live ones (and at least 1024), one O(n) pass
 /// drops them, so cancelling costs amortised O(1) and memory stays within 2×
 /// the live events. ``reschedule(_:to:)`` is a cancel plus a push and returns
@@ -73,7 +77,8 @@ public struct EventQueue: Sendable {
     }
 
     /// A queue holding `events`; equal times keep their order in the array.
-    /// The i-th event's handle is `EventHandle(slot: UInt32(i), generation: 1)`.
+    /// The i-th event's handle is `EventHandle(slot: UInt32(i), generation: UInt32(i + 1))`,
+    /// as if pushed one by one into an empty queue.
     ///
     /// - Complexity: O(n): each event is one append to a bucket.
     public init(loading events: [(SimTime, UInt32)]) {

@@ -159,7 +159,7 @@ final class EventQueueTests: XCTestCase {
         var q = EventQueue(loading: events)
         XCTAssertEqual(q.count, 5)
         q.checkInvariants()
-        XCTAssertTrue(q.cancel(EventHandle(slot: 3, generation: 1)))  // the event with id 3
+        XCTAssertTrue(q.cancel(EventHandle(slot: 3, generation: 4)))  // the event with id 3
         var order: [UInt32] = []
         while let (_, id) = q.popMin() { order.append(id) }
         XCTAssertEqual(order, [1, 4, 0, 2])
