@@ -1,50 +1,55 @@
 /// The engine's priority queue: pending events keyed by ``SimTime``, equal
 /// times served first-in first-out.
 ///
-/// ## Design: a 16-way radix heap over monotone time
+/// ## Design: a 64-way radix heap over monotone time, with a sorted front run
 ///
 /// A discrete-event simulation never schedules before the current time, so
 /// the queue only has to be a *monotone* priority queue: every push is at or
 /// after the last popped time. That is the setting of the radix heap (Ahuja,
-/// Mehlhorn, Orlin and Tarjan, JACM 1990); this one uses 4-bit digits, which
-/// makes it a ladder of calendar rungs whose widths are powers of 16.
-/// Keys sit in buckets relative to `last`, the most recently extracted
-/// minimum: bucket 0 holds keys equal to `last`; the other 256 buckets are
-/// indexed by (highest 4-bit digit where the key differs from `last`, the
-/// key's value of that digit), and that index order is key order.
+/// Mehlhorn, Orlin and Tarjan, JACM 1990). This one uses 6-bit digits, which
+/// makes it a ladder (in the sense of Tang, Goh and Thng's ladder queue) of
+/// calendar rungs whose bucket widths are fixed powers of 64:
 ///
+/// - Keys sit in buckets relative to `last`, the latest radix pivot. Bucket 0
+///   holds keys equal to `last`; the other 704 buckets are indexed by
+///   (highest 6-bit digit position where the key differs from `last`, the
+///   key's digit there), and that index order is key order.
 /// - A push is an append to one bucket: an xor, a `clz`, a shift. O(1).
-/// - A pop serves bucket 0 front to back. When it runs dry, the lowest
-///   non-empty bucket (a `ctz` over a 256-bit occupancy mask) is emptied into
-///   lower buckets around its minimum, which each bucket caches, so no scan
-///   is needed. An event moves about log16(its distance from `now` / the gap
-///   between events) times, two or three in practice, never more than 16;
-///   every move is a sequential read and an append.
-///
-/// So the per-event cost is O(1) amortised for any time spread, the memory
-/// traffic is streaming (no chain of dependent cache misses as in a heap's
-/// sift), and there is no bucket width to tune.
+/// - A pop serves the front. When it runs dry, the lowest non-empty bucket
+///   (a `ctz` over an 11-word occupancy mask) is either emptied into lower
+///   buckets around its cached minimum, which becomes the pivot, or, when it
+///   holds at most ``runThreshold`` entries, insertion-sorted into a small
+///   "run" served from its end, as a ladder queue's bottom list. The run
+///   ends the cascade of tiny redistributions near `now`.
+/// - An event moves about log64(distance from `now` / gap between events)
+///   times, one or two in practice, never more than 11; every move is a
+///   sequential read and an append. So the per-event cost is O(1) amortised
+///   for any spread of times, memory traffic is streaming rather than a
+///   heap's chain of dependent cache misses, and there is no bucket width
+///   to tune.
 ///
 /// Why not the structures next to it in the literature:
 /// - A d-ary heap with a hole (4- or 8-ary) halves the depth and drops the
 ///   swaps, but still pays log_d(n) dependent misses per pop at 10⁵–10⁶
-///   events: measured elsewhere at 1.5–2× a binary heap, short of 3×.
+///   events: typically 1.5–2× a binary heap, short of the 3× wanted here.
 /// - Calendar queues (Brown 1988) and ladder queues (Tang, Goh and Thng 2005)
 ///   are O(1) amortised but steer bucket widths by sampling the time
 ///   distribution, and Furfaro and Sacco (2018) found ladder queues no better
 ///   than heaps on some distributions. A phone simulation mixes sub-second
-///   task steps with day-long charge intervals. Radix buckets are fixed
-///   powers of 16 relative to `now`: they fit any spread without resizing.
+///   task steps with day-long charge intervals. Radix buckets are powers of
+///   64 relative to `now`: they fit any spread without resizing.
 /// - FIFO on ties comes free: equal keys always share a bucket, appends and
-///   moves preserve their order and bucket 0 is served front to back, so no
-///   insertion sequence number is stored or compared. The key is one
-///   `UInt64`, the order-preserving image of the signed microseconds.
+///   moves preserve their order, bucket 0 is served front to back and the
+///   run's insertion puts a new key after equal ones, so no insertion
+///   sequence number is stored or compared. The key is one `UInt64`, the
+///   order-preserving image of the signed microseconds.
 ///
 /// Storage: every bucket is a list of 16-entry chunks in one contiguous pool
 /// with a free list, so memory follows the pending count rather than the sum
-/// of each bucket's peak, and nothing is allocated per event.
+/// of each bucket's peak, and nothing is allocated per event. The raw
+/// buffers live behind one class (``EventQueue/Storage``), copied on write.
 ///
-/// ## Cancelling and rescheduling: lazy deletion with generations
+/// ## Cancelling and rescheduling: lazy deletion, generation-stamped handles
 ///
 /// Each push takes a slot (id plus generation, 8 bytes) from a table with an
 /// intrusive free list, sets the slot's bit in a liveness bitmap, and files
@@ -53,16 +58,21 @@
 /// search. The orphaned entry stays in its bucket until it reaches the front,
 /// where the clear bit marks it stale: it is skipped and only then is its
 /// slot reused, so a live bit always belongs to the entry in front. A pop
-/// touches just the bitmap (1 bit per slot, cache-resident) and stores to
-/// the slot, never loading it: no cache miss on the slot table per event;
-/// when stale entries outnumber live ones (and at least 1024), one O(n) pass
-/// drops them, so cancelling costs amortised O(1) and memory stays within 2×
-/// the live events. ``reschedule(_:to:)`` is a cancel plus a push and returns
+/// reads just the bitmap (1 bit per slot, cache-resident) and only stores to
+/// the slot; a push stores a fresh stamp rather than incrementing one, so
+/// neither waits on a slot-table load (at 10⁶ events the write miss to the
+/// slot table is the main remaining cost). Cancelling costs one slot load
+/// (the generation check) and a bit; the price is paid later: the stale
+/// entry keeps its 16 bytes and its slot until it reaches the front, and is
+/// skipped there. When stale entries outnumber live ones (and at least
+/// 1024), one O(n) pass drops them, so cancelling is amortised O(1) and
+/// memory stays within about 2× the live events. ``reschedule(_:to:)`` is a cancel plus a push and returns
 /// a new handle; the old one goes stale (see ``EventHandle``).
 ///
 /// Memory: 24 bytes of structure per pending event (16-byte entry, 8-byte
-/// slot), plus one partly filled chunk per non-empty bucket and 25 % growth
-/// slack; ``allocatedBytes`` reports the total.
+/// slot, 1 bit), plus one partly filled chunk per non-empty bucket, 25 %
+/// growth slack and a fixed ~17 KB bucket table; ``allocatedBytes`` reports
+/// the total (about 28–31 bytes per event from 10⁴ events up).
 ///
 /// - Precondition: no push earlier than the last popped time, ``floorTime``
 ///   (checked when `BGBENCH_INVARIANTS` is compiled in; otherwise such an
@@ -145,7 +155,7 @@ extension EventQueue {
     /// equal times).
     ///
     /// - Complexity: O(1) amortised; an event moves between buckets at most
-    ///   16 times over its life, typically two or three.
+    ///   11 times over its life, typically once or twice.
     @inlinable
     public mutating func popMin() -> (time: SimTime, id: UInt32)? {
         makeUnique()
