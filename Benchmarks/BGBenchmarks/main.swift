@@ -8,7 +8,7 @@
 
 import Foundation
 
-let allFamilies: [BenchmarkFamily] = [.hold, .holdTies, .fillDrain, .cancelMix]
+let allFamilies: [BenchmarkFamily] = [.hold, .holdTies, .fillDrain, .cancelMix, .engineHold]
 
 var csv = false
 var filters: [String] = []
