@@ -23,6 +23,10 @@ extension EventQueue {
         @usableFromInline var slotCount: Int
         @usableFromInline var slotCapacity: Int
         @usableFromInline var freeSlot: UInt32
+        /// One free slot kept out of the list: a pop parks its slot here and
+        /// the next push takes it, so a pop+push pair touches the slot table
+        /// once (the push's store) instead of linking and unlinking it.
+        @usableFromInline var spareSlot: UInt32
         /// Counts pushes (wrapping); each push's value is its handle's generation.
         @usableFromInline var pushStamp: UInt32
         /// The run: a few of the earliest entries sorted by key, descending
@@ -351,7 +355,10 @@ extension EventQueue.Core {
     @inlinable @inline(__always)
     mutating func allocateSlot(_ id: UInt32) -> EventHandle {
         let index: UInt32
-        if freeSlot != EventQueue.noSlot {
+        if spareSlot != EventQueue.noSlot {
+            index = spareSlot
+            spareSlot = EventQueue.noSlot
+        } else if freeSlot != EventQueue.noSlot {
             index = freeSlot
             freeSlot = slots[Int(index)].id
         } else {
@@ -372,6 +379,10 @@ extension EventQueue.Core {
     /// (stores only: the slot's line need not be read).
     @inlinable @inline(__always)
     mutating func releaseSlot(_ index: UInt32) {
+        if spareSlot == EventQueue.noSlot {
+            spareSlot = index
+            return
+        }
         slots[Int(index)].id = freeSlot
         freeSlot = index
     }

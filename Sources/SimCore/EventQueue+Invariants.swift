@@ -79,6 +79,10 @@ extension EventQueue.Core {
             precondition(!slotSeen.contains(s), "free slot \(s) still in an entry")
             s = slots[Int(s)].id
         }
+        if spareSlot != EventQueue.noSlot {
+            precondition(!slotSeen.contains(spareSlot), "spare slot \(spareSlot) still in an entry")
+            freeSlots += 1
+        }
         precondition(freeSlots + slotSeen.count == slotCount, "slots leaked")
 
         var freeChunks = 0

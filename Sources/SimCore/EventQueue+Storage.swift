@@ -120,6 +120,7 @@ extension EventQueue.Core {
         runLimit = 0
         slotCount = 0
         freeSlot = EventQueue.noSlot
+        spareSlot = EventQueue.noSlot
         pushStamp = 0
         head = 0
         last = 0
