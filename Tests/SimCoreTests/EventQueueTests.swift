@@ -165,6 +165,32 @@ final class EventQueueTests: XCTestCase {
         XCTAssertEqual(order, [1, 4, 0, 2])
     }
 
+    /// The sorted front run: pushes into its range (and past its capacity,
+    /// which puts it back into the buckets) keep time order and FIFO ties.
+    func testPushesIntoAndBeyondTheFrontRun() {
+        var q = EventQueue()
+        for i in 0..<10 { q.push(t(Int64(i) * 3), id: UInt32(i)) }  // small bucket: becomes the run
+        XCTAssertEqual(q.popMin()?.id, 0)
+        XCTAssertGreaterThan(q.storage.core.pointee.runCount, 0, "test meant to exercise the run")
+        var expected: [(Int64, UInt32)] = (1..<10).map { (Int64($0) * 3, UInt32($0)) }
+        for i in 0..<60 {
+            let time = Int64(3 + (i % 5) * 3)  // 3, 6, ..., 15: inside the run's range, many ties
+            q.push(t(time), id: UInt32(100 + i))
+            expected.append((time, UInt32(100 + i)))
+            if i % 20 == 0 { q.checkInvariants() }
+        }
+        q.checkInvariants()
+        // Stable sort by time gives the FIFO order the queue must produce.
+        let order = expected.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }
+        for (_, want) in order {
+            let got = q.popMin()
+            XCTAssertEqual(got?.time, t(want.0))
+            XCTAssertEqual(got?.id, want.1)
+        }
+        XCTAssertNil(q.popMin())
+        q.checkInvariants()
+    }
+
     func testValueSemantics() {
         var a = EventQueue()
         for i in 0..<100 { a.push(t(Int64(i * 7 % 50)), id: UInt32(i)) }
