@@ -146,8 +146,8 @@ extension ObservedEngine {
         // Never backwards, even if a release build was handed a past event.
         let time = popped > clock ? popped : clock
         clock = time
-        let event = payloads[Int(id)].unsafelyUnwrapped
-        payloads[Int(id)] = nil
+        // Move the payload out (one access, no copy, no retain/release pair).
+        let event = payloads[Int(id)].take().unsafelyUnwrapped
         freeIDs.append(id)
         observer.willDispatch(at: time)
         return (time, event)

@@ -158,8 +158,7 @@ final class EventQueueDifferentialTests: XCTestCase {
             maximumStale = max(maximumStale, queue.storage.core.pointee.staleCount)
         }
         queue.checkInvariants()
-        // Stale entries are purged once they pass both the floor and the live count
-        // (without purging they would reach several times the live count here).
+        // Stale entries are purged once they pass both the floor and the live count.
         XCTAssertLessThanOrEqual(maximumStale, max(EventQueue.compactionFloor, 1_100) + 1)
     }
 }
