@@ -63,13 +63,6 @@ func interleavedBest(operations: Int, repetitions: Int,
     return (best.0 / Double(operations), best.1 / Double(operations))
 }
 
-/// Best of `repetitions` runs of `run` (each returns total ns), per operation.
-func bestNsPerOp(operations: Int, repetitions: Int, _ run: () -> Double) -> Double {
-    var best = Double.infinity
-    for _ in 0..<repetitions { best = min(best, run()) }
-    return best / Double(operations)
-}
-
 /// SplitMix64 (Steele, Lea and Flood 2014): tiny, fast, well mixed; enough
 /// for benchmark workloads, and independent of the Stats module.
 struct SplitMix64 {

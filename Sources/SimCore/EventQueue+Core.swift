@@ -1,5 +1,6 @@
-/// The radix heap itself, on raw buffers. Every pointer access of the queue
-/// happens in this file and ``EventQueue/Storage``; callers reach a `Core`
+/// The radix heap itself, on raw buffers. All pointer code of the queue is
+/// in methods of `Core` (this file, `+Run`, `+Slots`, `+Invariants`) and in
+/// ``EventQueue/Storage``, which owns the buffers; callers reach a `Core`
 /// only through a uniquely referenced ``EventQueue``.
 extension EventQueue {
     @usableFromInline
@@ -143,55 +144,6 @@ extension EventQueue.Core {
             let next = chunkNext[Int(chunk)]
             releaseChunk(chunk)
             chunk = next
-        }
-    }
-}
-
-// MARK: - The run
-
-extension EventQueue.Core {
-    /// Sorts bucket `b` (the lowest non-empty one, a single chunk, bucket 0
-    /// and the run being empty) into the run. Cheaper than redistributing a
-    /// handful of entries over and over down to bucket 0.
-    @inlinable
-    mutating func formRun(_ b: Int) {
-        let bucket = buckets[b]
-        buckets[b] = .empty
-        let bit = b &- 1
-        occupied[bit &>> 6] &= ~(1 &<< UInt64(truncatingIfNeeded: bit & 63))
-        let base = pool + Int(bucket.first) &* EventQueue.chunkSize
-        var limit: UInt64 = 0
-        for i in 0..<Int(bucket.fill) {
-            insertIntoRun(base[i])
-            if base[i].key > limit { limit = base[i].key }
-        }
-        releaseChunk(bucket.first)
-        runLimit = limit
-    }
-
-    /// Inserts into the descending run after every larger key and before
-    /// equal ones (so equal keys leave first-in first-out).
-    ///
-    /// - Complexity: O(run length), at most `runCapacity`.
-    @inlinable @inline(__always)
-    mutating func insertIntoRun(_ entry: EventQueue.Entry) {
-        var i = runCount
-        while i > 0 && run[i &- 1].key <= entry.key {
-            run[i] = run[i &- 1]
-            i &-= 1
-        }
-        run[i] = entry
-        runCount &+= 1
-    }
-
-    /// Puts the run back into the buckets (when a push would overflow it).
-    /// Its keys are all ≥ `last` and differ from every bucketed key, so
-    /// appending them in serving order keeps ties FIFO.
-    @usableFromInline
-    mutating func dissolveRun() {
-        while runCount > 0 {
-            runCount -= 1
-            insert(run[runCount])
         }
     }
 }
@@ -346,100 +298,5 @@ extension EventQueue.Core {
             start = 0
             chunk = chunkNext[Int(chunk)]
         }
-    }
-}
-
-// MARK: - Slots, cancellation, purging
-
-extension EventQueue.Core {
-    @inlinable @inline(__always)
-    mutating func allocateSlot(_ id: UInt32) -> EventHandle {
-        let index: UInt32
-        if spareSlot != EventQueue.noSlot {
-            index = spareSlot
-            spareSlot = EventQueue.noSlot
-        } else if freeSlot != EventQueue.noSlot {
-            index = freeSlot
-            freeSlot = slots[Int(index)].id
-        } else {
-            if slotCount == slotCapacity { growSlots() }
-            index = UInt32(truncatingIfNeeded: slotCount)
-            slotCount &+= 1
-        }
-        // The generation is a stamp unique to this push, not a per-slot
-        // counter: writing it is a blind store, whereas incrementing would
-        // load the slot's cache line, a miss on the hot path of big queues.
-        pushStamp &+= 1
-        slots[Int(index)] = EventQueue.Slot(id: id, generation: pushStamp)
-        setLive(index)
-        return EventHandle(slot: index, generation: pushStamp)
-    }
-
-    /// Puts a slot whose entry has left the buckets back on the free list
-    /// (stores only: the slot's line need not be read).
-    @inlinable @inline(__always)
-    mutating func releaseSlot(_ index: UInt32) {
-        if spareSlot == EventQueue.noSlot {
-            spareSlot = index
-            return
-        }
-        slots[Int(index)].id = freeSlot
-        freeSlot = index
-    }
-
-    @inlinable @inline(__always)
-    func contains(_ handle: EventHandle) -> Bool {
-        Int(handle.slot) < slotCount && isLive(slot: handle.slot)
-            && slots[Int(handle.slot)].generation == handle.generation
-    }
-
-    @inlinable
-    mutating func remove(_ handle: EventHandle) -> UInt32? {
-        guard contains(handle) else { return nil }
-        let id = slots[Int(handle.slot)].id
-        // The slot stays taken until its entry leaves the buckets (pop or purge).
-        clearLive(handle.slot)
-        liveCount &-= 1
-        staleCount &+= 1
-        if staleCount > EventQueue.compactionFloor && staleCount > liveCount { purgeStale() }
-        return id
-    }
-
-    /// Drops every stale entry, keeping the order of the rest.
-    ///
-    /// - Complexity: O(number of entries).
-    @usableFromInline
-    mutating func purgeStale() {
-        var kept = 0
-        for i in 0..<runCount {
-            if isLive(run[i]) { run[kept] = run[i]; kept += 1 } else { releaseSlot(run[i].slot) }
-        }
-        runCount = kept
-        for b in 0..<EventQueue.bucketCount where buckets[b].first >= 0 {
-            // Detach the bucket and append its live entries back. Chunks are
-            // freed only after being read, so reuse cannot clobber unread ones.
-            let old = buckets[b]
-            var start = b == 0 ? head : 0
-            buckets[b] = .empty
-            if b == 0 { head = 0 }
-            var chunk = old.first
-            while chunk >= 0 {
-                let end = chunk == old.last ? Int(old.fill) : EventQueue.chunkSize
-                let base = Int(chunk) * EventQueue.chunkSize  // not a pointer: appends may move the pool
-                for i in (base + start)..<(base + end) {
-                    let entry = pool[i]
-                    if isLive(entry) { append(entry, to: b) } else { releaseSlot(entry.slot) }
-                }
-                start = 0
-                let next = chunkNext[Int(chunk)]
-                releaseChunk(chunk)
-                chunk = next
-            }
-            if b != 0 && buckets[b].first < 0 {
-                let bit = b - 1
-                occupied[bit >> 6] &= ~(1 << UInt64(bit & 63))
-            }
-        }
-        staleCount = 0
     }
 }
