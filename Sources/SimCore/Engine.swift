@@ -51,6 +51,10 @@ public struct ObservedEngine<Event, Observer: EngineObserver> {
     public var nextEventTime: SimTime? { queue.peekTime() }
 }
 
+/// An engine can move to another thread (for example into a task running one
+/// simulated user) when its payloads and observer can.
+extension ObservedEngine: Sendable where Event: Sendable, Observer: Sendable {}
+
 extension ObservedEngine where Observer == NoObserver {
     /// An engine with no observer whose clock starts at `start`.
     public init(start: SimTime = .zero, minimumCapacity: Int = 0) {

@@ -43,6 +43,11 @@ extension EventQueue.Core {
             && slots[Int(handle.slot)].generation == handle.generation
     }
 
+    @inlinable @inline(__always)
+    func id(of handle: EventHandle) -> UInt32? {
+        contains(handle) ? slots[Int(handle.slot)].id : nil
+    }
+
     @inlinable
     mutating func remove(_ handle: EventHandle) -> UInt32? {
         guard contains(handle) else { return nil }

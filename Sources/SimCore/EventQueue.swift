@@ -182,8 +182,7 @@ extension EventQueue {
     /// The id of the pending event `handle` names, or `nil` if it is stale.
     @inlinable
     public func id(of handle: EventHandle) -> UInt32? {
-        let core = storage.core
-        return core.pointee.contains(handle) ? core.pointee.slots[Int(handle.slot)].id : nil
+        storage.core.pointee.id(of: handle)
     }
 
     /// Cancels the pending event `handle` names; `false` if it was already
