@@ -31,7 +31,7 @@ test: deps
 	$(SWIFT) test
 
 ## bench: performance benchmarks, each against a baseline measured in the same run
-## (ARGS=--csv for machine-readable rows, ARGS="--filter NAME" for one family)
+##        (pass options with ARGS, e.g. make bench ARGS="--csv --filter hold")
 bench: deps
 	$(SWIFT) run -c release BGBenchmarks $(ARGS)
 

@@ -1,2 +1,37 @@
-// make bench: performance benchmarks (each compares against a baseline measured in the same run).
-print("benchmarks: none yet")
+// make bench: performance benchmarks, each against a textbook binary heap
+// measured in the same process.
+//
+//   BGBenchmarks [--csv] [--filter NAME]... [--n SIZE]... [--list]
+//
+// --filter keeps the families whose name contains NAME; --n keeps only the
+// given queue sizes (both repeatable).
+
+import Foundation
+
+let allFamilies: [BenchmarkFamily] = [.hold, .holdTies, .fillDrain, .cancelMix, .engineHold]
+
+var csv = false
+var filters: [String] = []
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--csv": csv = true
+    case "--filter":
+        guard let name = arguments.popFirst() else { fatalError("--filter needs a name") }
+        filters.append(name)
+    case "--n":
+        guard let value = arguments.popFirst(), let n = Int(value) else { fatalError("--n needs a size") }
+        onlySizes.insert(n)
+    case "--list":
+        for family in allFamilies { print("\(family.name)\t\(family.summary)") }
+        exit(0)
+    default:
+        print("usage: BGBenchmarks [--csv] [--filter NAME]... [--n SIZE]... [--list]")
+        exit(2)
+    }
+}
+
+let selected = allFamilies.filter { family in
+    filters.isEmpty || filters.contains { family.name.contains($0) }
+}
+Report.run(selected, csv: csv)

@@ -17,8 +17,10 @@ public struct SimDuration: Hashable, Comparable, Sendable {
 
     public static let zero = SimDuration(microseconds: 0)
 
-    /// Rounds to the nearest microsecond.
-    @inlinable
+    /// Rounds to the nearest microsecond. Disfavoured so that an integer
+    /// literal, `.seconds(30)`, picks the exact `Int64` overload instead of
+    /// being ambiguous.
+    @inlinable @_disfavoredOverload
     public static func seconds(_ s: Double) -> SimDuration {
         SimDuration(microseconds: Int64((s * 1_000_000).rounded()))
     }
@@ -47,8 +49,9 @@ public struct SimDuration: Hashable, Comparable, Sendable {
     public static func * (lhs: SimDuration, rhs: Int64) -> SimDuration {
         SimDuration(microseconds: lhs.microseconds * rhs)
     }
-    /// Scales and rounds to the nearest microsecond.
-    @inlinable
+    /// Scales and rounds to the nearest microsecond. Disfavoured so that
+    /// `d * 3` picks the exact `Int64` overload instead of being ambiguous.
+    @inlinable @_disfavoredOverload
     public static func * (lhs: SimDuration, rhs: Double) -> SimDuration {
         SimDuration(microseconds: Int64((Double(lhs.microseconds) * rhs).rounded()))
     }
@@ -72,7 +75,9 @@ extension SimDuration {
     ]
 
     /// Parses `250ms`, `30s`, `15m`, `1.5h`, `1d`, `-5s`. Surrounding spaces are
-    /// not allowed; the value must be a whole number of microseconds.
+    /// not allowed; a decimal point needs digits on both sides; the value
+    /// must be a whole number of microseconds. Decimals are read exactly
+    /// (`1.1ms` is 1100 µs), not through floating point.
     public init(parsing text: String) throws(DurationParseError) {
         guard !text.isEmpty else { throw DurationParseError(input: text, reason: "empty string") }
         // Longest suffix first so "ms" is not read as "m" + "s" garbage.
@@ -81,19 +86,35 @@ extension SimDuration {
         guard let unit else {
             throw DurationParseError(input: text, reason: "missing or unknown unit")
         }
-        let number = String(text.dropLast(unit.suffix.count))
-        guard !number.isEmpty,
-              number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") }),
-              let value = Double(number), value.isFinite
-        else {
+        let number = text.dropLast(unit.suffix.count)
+        let negative = number.first == "-"
+        let unsigned = negative ? number.dropFirst() : number
+        let parts = unsigned.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        func isDigits(_ s: Substring) -> Bool { !s.isEmpty && s.allSatisfy { $0.isASCII && $0.isNumber } }
+        guard let whole = parts.first, isDigits(whole), parts.count == 1 || isDigits(parts[1]) else {
             throw DurationParseError(input: text, reason: "\"\(number)\" is not a number")
         }
-        let us = value * Double(unit.microseconds)
-        guard abs(us) < 9.2e18 else { throw DurationParseError(input: text, reason: "out of range") }
-        guard us == us.rounded() else {
-            throw DurationParseError(input: text, reason: "not a whole number of microseconds")
+        let outOfRange = DurationParseError(input: text, reason: "out of range")
+        guard let integer = Int64(whole) else { throw outOfRange }
+        let (scaled, overflow) = integer.multipliedReportingOverflow(by: unit.microseconds)
+        guard !overflow else { throw outOfRange }
+        var fractionMicroseconds: Int64 = 0
+        if parts.count == 2 {
+            // fraction × unit / 10^digits, exactly, after dropping trailing zeros.
+            var digits = parts[1]
+            while digits.count > 1 && digits.last == "0" { digits = digits.dropLast() }
+            let notWhole = DurationParseError(input: text, reason: "not a whole number of microseconds")
+            guard digits.count <= 18, let fraction = UInt64(digits) else { throw notWhole }
+            var power: UInt64 = 1
+            for _ in 0..<digits.count { power *= 10 }
+            let product = fraction.multipliedFullWidth(by: UInt64(unit.microseconds))
+            let (quotient, remainder) = power.dividingFullWidth(product)
+            guard remainder == 0 else { throw notWhole }
+            fractionMicroseconds = Int64(quotient)  // < unit.microseconds, as fraction < power
         }
-        self.init(microseconds: Int64(us))
+        let (total, overflow2) = scaled.addingReportingOverflow(fractionMicroseconds)
+        guard !overflow2 else { throw outOfRange }
+        self.init(microseconds: negative ? -total : total)
     }
 }
 
