@@ -14,6 +14,8 @@ struct Measurement {
     var baselineNsPerOp: Double
     /// Bytes the candidate had allocated per pending event, if measured.
     var bytesPerEvent: Double?
+    /// Further figures for the human table (printed under the row).
+    var note: String? = nil
 
     var speedup: Double { baselineNsPerOp / nsPerOp }
 }
@@ -23,6 +25,9 @@ struct BenchmarkFamily: Sendable {
     var name: String
     /// What one operation is, for the human table.
     var summary: String
+    /// Column titles of the human table: what the candidate and the baseline are.
+    var candidateTitle = "queue ns/op"
+    var baselineTitle = "textbook ns/op"
     var run: @Sendable () -> [Measurement]
 }
 

@@ -8,13 +8,13 @@ enum Report {
         if csv {
             print(csvHeader)
         } else {
-            print("EventQueue (radix heap) vs textbook binary heap, same process; ns per operation, best of runs")
+            print("Each benchmark against a baseline measured in the same process; ns per operation, best of runs")
         }
         for family in families {
             if !csv {
                 print("")
                 print("\(family.name): one op = \(family.summary)")
-                print(pad("n", 9) + pad("ops", 10) + pad("queue ns/op", 13) + pad("textbook ns/op", 16)
+                print(pad("n", 9) + pad("ops", 10) + pad(family.candidateTitle, 13) + pad(family.baselineTitle, 16)
                       + pad("speed-up", 10) + pad("bytes/event", 12))
             }
             for m in family.run() {
@@ -24,6 +24,7 @@ enum Report {
                     let bytes = m.bytesPerEvent.map { fmt($0, 1) } ?? "-"
                     print(pad("\(m.n)", 9) + pad("\(m.operations)", 10) + pad(fmt(m.nsPerOp, 1), 13)
                           + pad(fmt(m.baselineNsPerOp, 1), 16) + pad(fmt(m.speedup, 2) + "x", 10) + pad(bytes, 12))
+                    if let note = m.note { print("         " + note) }
                 }
             }
         }

@@ -1,5 +1,6 @@
-// make bench: performance benchmarks, each against a textbook binary heap
-// measured in the same process.
+// make bench: performance benchmarks, each against a baseline measured in
+// the same process (the event queue against a textbook binary heap; the
+// whole simulation on all cores against one core).
 //
 //   BGBenchmarks [--csv] [--filter NAME]... [--n SIZE]... [--list]
 //
@@ -8,7 +9,7 @@
 
 import Foundation
 
-let allFamilies: [BenchmarkFamily] = [.hold, .holdTies, .fillDrain, .cancelMix, .engineHold]
+let allFamilies: [BenchmarkFamily] = [.hold, .holdTies, .fillDrain, .cancelMix, .engineHold, .simulation]
 
 var csv = false
 var filters: [String] = []

@@ -52,6 +52,8 @@ public struct Runner: Sendable {
     struct ItemResult: Sendable {
         var rows: [[Double]]
         var events: String
+        /// Main-loop events the simulations of this item processed.
+        var simulatedEvents: Int
     }
 
     /// Seed of replication r's world: independent streams per replication.
@@ -74,7 +76,7 @@ public struct Runner: Sendable {
         let r = item / users, u = item % users
         let trace = trace(replication: r, user: u)
         let key = StreamKey.derive(seed: worldSeed(replication: r), user: UInt64(u), stream: "device")
-        var result = ItemResult(rows: [], events: "")
+        var result = ItemResult(rows: [], events: "", simulatedEvents: 0)
         result.rows.reserveCapacity(policies.count)
         for (c, policy) in policies.enumerated() {
             let metrics: UserMetrics
@@ -87,6 +89,7 @@ public struct Runner: Sendable {
                 metrics = simulateDevice(trace: trace, configuration: spec.device, policy: policy, randomKey: key)
             }
             result.rows.append(UserMetrics.columns.map { $0.value(metrics) })
+            result.simulatedEvents += metrics.events
         }
         return result
     }
@@ -96,8 +99,10 @@ public struct Runner: Sendable {
         public var results: ResultSet
         /// `events.csv` body (header included) when events were asked for.
         public var events: String?
-        /// Simulation events processed (for throughput figures).
+        /// Work items (replication × user) run.
         public var itemCount: Int
+        /// Main-loop events processed by all simulations (throughput figures).
+        public var simulatedEvents: Int
     }
 
     /// Runs the items of `shard` on `threads` threads. Returns nil when
@@ -122,6 +127,7 @@ public struct Runner: Sendable {
             log = CSV.line(["configuration", "replication", "user"] + DeviceEvent.columns.map(\.name))
                 + results.map { $0!.events }.joined()
         }
-        return Output(results: set, events: log, itemCount: total)
+        return Output(results: set, events: log, itemCount: total,
+                      simulatedEvents: results.reduce(0) { $0 + $1!.simulatedEvents })
     }
 }

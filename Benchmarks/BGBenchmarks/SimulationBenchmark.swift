@@ -1,0 +1,65 @@
+// The whole simulation: the default world (default generator, 7 apps, one
+// week) under every configuration of the default suite, through the same
+// Runner that `bgbench run` uses. The candidate is the run on all cores, the
+// baseline the same run on one thread, so "speed-up" is the parallel scaling.
+// One op = one simulated main-loop event (session boundary, network or
+// charging change, content update, wake, task start or end, battery alarm).
+import Experiments
+import Foundation
+
+extension BenchmarkFamily {
+    static let simulation = BenchmarkFamily(
+        name: "simulation",
+        summary: "one simulated event, default suite's configurations on the default world (1 week)",
+        candidateTitle: "N thr ns/event", baselineTitle: "1 thr ns/event"
+    ) {
+        let threads = ProcessInfo.processInfo.activeProcessorCount
+        return selectedSizes([200]).map { users in
+            let spec = simulationSpec(users: users)
+            var best1 = (wall: Double.infinity, events: 0), bestN = (wall: Double.infinity, events: 0)
+            for _ in 0..<3 {
+                let one = runOnce(spec, threads: 1)
+                if one.wall < best1.wall { best1 = one }
+                let all = runOnce(spec, threads: threads)
+                if all.wall < bestN.wall { bestN = all }
+            }
+            let userDays = Double(users * 7 * spec.configurations.count)
+            let note = String(format: "%d configurations × %d users × 7 days; 1 thread: %.2f M events/s, %.0f user-days/s; %d threads: %.2f M events/s, %.0f user-days/s",
+                              spec.configurations.count, users,
+                              Double(best1.events) / best1.wall / 1e6, userDays / best1.wall,
+                              threads, Double(bestN.events) / bestN.wall / 1e6, userDays / bestN.wall)
+            return Measurement(benchmark: "simulation-\(threads)-threads", n: users, operations: bestN.events,
+                               nsPerOp: bestN.wall * 1e9 / Double(bestN.events),
+                               baselineNsPerOp: best1.wall * 1e9 / Double(best1.events),
+                               bytesPerEvent: nil, note: note)
+        }
+    }
+}
+
+/// The default suite's policies on a one-week population of `users`.
+private func simulationSpec(users: Int) -> ExperimentSpec {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("suites/default.json")
+    do {
+        var text = try String(contentsOf: url, encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"users\": 2000, \"days\": 14", with: "\"users\": \(users), \"days\": 7")
+        let spec = try ExperimentSpec.parse(text)
+        guard case .generated(users, 7, _) = spec.world else { fatalError("default.json changed shape: update SimulationBenchmark") }
+        return spec
+    } catch {
+        fatalError("cannot load \(url.path): \(error)")
+    }
+}
+
+private func runOnce(_ spec: ExperimentSpec, threads: Int) -> (wall: Double, events: Int) {
+    do {
+        let runner = try Runner(spec: spec)
+        var output: Runner.Output?
+        let ns = nanoseconds { output = runner.run(threads: threads) }
+        guard let output else { fatalError("simulation benchmark interrupted") }
+        consume(UInt64(output.simulatedEvents))
+        return (ns / 1e9, output.simulatedEvents)
+    } catch {
+        fatalError("\(error)")
+    }
+}
