@@ -48,7 +48,7 @@ let package = Package(
         .executableTarget(name: "bgbench", dependencies: ["Experiments"]),
         .executableTarget(
             name: "BGBenchmarks",
-            dependencies: ["SimCore", "Stats", "Experiments"],
+            dependencies: ["SimCore", "Stats", "Traces", "Experiments"],
             path: "Benchmarks/BGBenchmarks"
         ),
 

@@ -6,6 +6,7 @@
 // charging change, content update, wake, task start or end, battery alarm).
 import Experiments
 import Foundation
+import Traces
 
 extension BenchmarkFamily {
     static let simulation = BenchmarkFamily(
@@ -24,10 +25,11 @@ extension BenchmarkFamily {
                 if all.wall < bestN.wall { bestN = all }
             }
             let userDays = Double(users * 7 * spec.configurations.count)
-            let note = String(format: "%d configurations × %d users × 7 days; 1 thread: %.2f M events/s, %.0f user-days/s; %d threads: %.2f M events/s, %.0f user-days/s",
+            let note = String(format: "%d configurations × %d users × 7 days; 1 thread: %.2f M events/s, %.0f user-days/s; %d threads: %.2f M events/s, %.0f user-days/s; trace generation %.0f µs per user-week (included above)",
                               spec.configurations.count, users,
                               Double(best1.events) / best1.wall / 1e6, userDays / best1.wall,
-                              threads, Double(bestN.events) / bestN.wall / 1e6, userDays / bestN.wall)
+                              threads, Double(bestN.events) / bestN.wall / 1e6, userDays / bestN.wall,
+                              generationMicrosecondsPerUserWeek(users: 2_000))
             return Measurement(benchmark: "simulation-\(threads)-threads", n: users, operations: bestN.events,
                                nsPerOp: bestN.wall * 1e9 / Double(bestN.events),
                                baselineNsPerOp: best1.wall * 1e9 / Double(best1.events),
@@ -62,4 +64,16 @@ private func runOnce(_ spec: ExperimentSpec, threads: Int) -> (wall: Double, eve
     } catch {
         fatalError("\(error)")
     }
+}
+
+/// One thread generating the default world's users, best of 3.
+private func generationMicrosecondsPerUserWeek(users: Int) -> Double {
+    let generator = PopulationGenerator(parameters: .default, seed: 1, days: 7)
+    var best = Double.infinity
+    for _ in 0..<3 {
+        var sessions = 0
+        best = min(best, nanoseconds { for u in 0..<users { sessions &+= generator.user(u).sessions.count } })
+        consume(UInt64(sessions))
+    }
+    return best / 1e3 / Double(users)
 }
