@@ -25,10 +25,10 @@ import SimCore
 /// - `slot` (duration, default 15m): width of the time-of-day slots.
 public struct UsagePredictorPolicy: SchedulingPolicy {
     public var leadTime: SimDuration
-    public var threshold: Double
+    public var threshold: Double { didSet { likely.removeAll() } }
     public var decay: Double
     public var dailyBudget: Double
-    public var slot: SimDuration
+    public var slot: SimDuration { didSet { likely.removeAll() } }
 
     var slotsPerDay: Int { max(1, Int(SimDuration.microsecondsPerDay / slot.microseconds)) }
     /// Decayed launch counts: [app][slot] and [app][weekday * slots + slot].
@@ -41,6 +41,24 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     /// Start of the slot each app was last refreshed for.
     var refreshedFor: [SimTime] = []
     var energyToday = 0.0
+    /// Per app, the last scan for its next likely slot (see `firstLikelySlot`).
+    ///
+    /// Why: `decide` looks for each pending refresh's next likely slot, up to
+    /// a day of slots ahead, at every decision point, although the answer
+    /// only changes when the app's launch counts change. Entry `a` says:
+    /// among the slot starts in [lo, hi), the first whose launch probability
+    /// reaches `threshold` is `first` (nil: none). What invalidates it: a
+    /// launch of app `a` (its counts) and a new day (decay and days seen,
+    /// all apps) — see `observe` and `roll` — and a change of `threshold`
+    /// or `slot`. Probabilities are otherwise constant, so a cached answer
+    /// is exactly what a fresh scan would give.
+    var likely: [LikelyScan?] = []
+
+    struct LikelyScan {
+        var lo: SimTime
+        var hi: SimTime
+        var first: SimTime?
+    }
     var energyDay = 0
     var energyAtDayStart = 0.0
 
@@ -59,6 +77,7 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
             byWeekday.append([Double](repeating: 0, count: 7 * slotsPerDay))
             refreshedFor.append(SimTime(microseconds: Int64.min / 4))
         }
+        while likely.count < apps { likely.append(nil) }
     }
 
     /// Advances the day counters (with decay) up to the day of `t`.
@@ -75,6 +94,8 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
             }
             daysSeen += 1
             weekdaysSeen[currentDay % 7] += 1
+            // Every probability changed: forget every cached scan.
+            for a in likely.indices { likely[a] = nil }
         }
     }
 
@@ -99,7 +120,33 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
             let s = slotIndex(context.now)
             allDays[Int(app)][s] += 1
             byWeekday[Int(app)][context.now.weekday * slotsPerDay + s] += 1
+            likely[Int(app)] = nil   // this app's probabilities changed
         }
+    }
+
+    /// The first slot start in [lo, hi) (slot-aligned bounds) where `app`'s
+    /// launch probability reaches `threshold`, or nil. Answers from
+    /// `likely[app]` when the cached range covers the question, scanning
+    /// only what it does not cover.
+    mutating func firstLikelySlot(app a: Int, from lo: SimTime, to hi: SimTime) -> SimTime? {
+        var scanFrom = lo
+        if let c = likely[a], c.lo <= lo {
+            if let f = c.first {
+                // Nothing likely in [c.lo, f): if f is still ahead, it is the answer.
+                if f >= lo { return f < hi ? f : nil }
+            } else if c.hi >= lo {
+                // Nothing likely in [c.lo, c.hi): only [c.hi, hi) is unknown.
+                scanFrom = max(lo, c.hi)
+            }
+        }
+        var found: SimTime? = nil
+        var t = scanFrom
+        while t < hi {
+            if launchProbability(app: a, at: t) >= threshold { found = t; break }
+            t = t + slot
+        }
+        likely[a] = LikelyScan(lo: lo, hi: max(hi, scanFrom), first: found)
+        return found
     }
 
     /// The start of the first slot at or after `t`.
@@ -126,23 +173,25 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
             }
             let a = Int(r.app)
             ensure(apps: a + 1)
-            // Scan upcoming slots: the first likely one decides.
-            var start = slotStart(atOrAfter: context.now)
-            for _ in 0..<horizonSlots {
-                if launchProbability(app: a, at: start) >= threshold && refreshedFor[a] < start {
-                    let runFrom = start - leadTime
-                    if context.now >= runFrom {
-                        if context.isEligible(r) && !overBudget {
-                            run.append(r.id)
-                            refreshedFor[a] = start
-                        }
-                    } else {
-                        let at = max(runFrom, r.earliestBegin)
-                        if wake == nil || at < wake! { wake = at }
+            // Upcoming slots (a day's worth): the first likely one not yet
+            // refreshed for decides.
+            let first = slotStart(atOrAfter: context.now)
+            let end = first + slot * Int64(horizonSlots)
+            var from = first
+            if refreshedFor[a] >= first {
+                from = first + slot * ((refreshedFor[a] - first).microseconds / slot.microseconds + 1)
+            }
+            if let start = firstLikelySlot(app: a, from: from, to: end) {
+                let runFrom = start - leadTime
+                if context.now >= runFrom {
+                    if context.isEligible(r) && !overBudget {
+                        run.append(r.id)
+                        refreshedFor[a] = start
                     }
-                    break
+                } else {
+                    let at = max(runFrom, r.earliestBegin)
+                    if wake == nil || at < wake! { wake = at }
                 }
-                start = start + slot
             }
         }
         if overBudget {
