@@ -2,21 +2,45 @@ import SimCore
 
 // The seam: building the context, telling the policy, obeying it within the rules.
 extension DeviceSimulator {
-    var context: PolicyContext {
-        PolicyContext(now: now, device: state, pending: scheduler.pending, appCount: models.count,
-                      radioUpUntil: radio.tailEnds(at: now), lastSessionEnd: lastSessionEnd,
-                      random: random, future: future, backgroundJoules: metrics.energy.total,
-                      refreshBudget: refreshBudget)
+    /// The context a policy sees now.
+    ///
+    /// Kept in `ctx` instead of built per call: building one per observation
+    /// and decision (and copying it into the call) was the largest single
+    /// cost of the loop. The fields that never change during a run
+    /// (`appCount`, `random`, `future`, `refreshBudget`) are set once in
+    /// `init`; the others are brought up to date here, just before each
+    /// policy call. Nothing else reads `ctx`, so it cannot be stale where it
+    /// is used.
+    @inline(__always)
+    mutating func refreshContext() {
+        ctx.now = now
+        ctx.device = state
+        ctx.pending = scheduler.pending
+        ctx.radioUpUntil = radio.tailEnds(at: now)
+        ctx.lastSessionEnd = lastSessionEnd
+        ctx.backgroundJoules = metrics.energy.total
+    }
+
+    /// Drops the context's reference to the pending array after a policy
+    /// call, so the scheduler's next submit or removal mutates its array in
+    /// place instead of copying it (copy-on-write of a shared buffer).
+    @inline(__always)
+    mutating func releaseContext() {
+        ctx.pending = []
     }
 
     @inline(__always)
     mutating func policyObserve(_ observation: PolicyObservation) {
-        policy.observe(observation, context: context)
+        refreshContext()
+        policy.observe(observation, context: ctx)
+        releaseContext()
     }
 
     /// A decision point: ask the policy, queue what it may run, refuse the rest.
     mutating func consultPolicy() {
-        let decision = policy.decide(context: context)
+        refreshContext()
+        let decision = policy.decide(context: ctx)
+        releaseContext()
         if let w = decision.wakeAt, w > now { policyWake = w } else { policyWake = .distantFuture }
         for id in decision.run {
             guard let i = scheduler.index(of: id) else { refuse(id, .notPending); continue }

@@ -55,6 +55,9 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     /// Whether the run stopped at `eventLimit` before the horizon.
     public private(set) var hitEventLimit = false
 
+    /// The policy's context, kept up to date before each policy call (see `refreshContext`).
+    var ctx: PolicyContext
+
     // Policy timer and the task worker.
     var policyWake: SimTime = .distantFuture
     var runQueue: [TaskRequest] = []
@@ -118,7 +121,9 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         processingProgress = Array(repeating: 0, count: n)
         lastProcessingDone = Array(repeating: nil, count: n)
         ages.reserveCapacity(trace.sessions.count)
-        if Policy.needsFutureKnowledge {
+        // A boxed policy answers for the type inside the box.
+        let needsFuture = (policy as? AnyPolicy)?.needsFuture ?? Policy.needsFutureKnowledge
+        if needsFuture {
             var launches = Array(repeating: [SimTime](), count: n)
             for s in trace.sessions { launches[Int(s.app)].append(s.start) }
             future = FutureLaunches(launches: launches, contentUpdates: trace.contentUpdates)
@@ -127,6 +132,9 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         }
         state.batteryPercent = trace.initialBatteryPercent
         state.network = .offline
+        ctx = PolicyContext(now: .zero, device: state, pending: [], appCount: n, radioUpUntil: nil,
+                            lastSessionEnd: nil, random: random, future: future, backgroundJoules: 0,
+                            refreshBudget: refreshBudget)
     }
 
     /// Fills gaps in the network intervals with offline so the segments tile [0, horizon).
@@ -202,26 +210,23 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     }
 }
 
-/// Simulates `trace` under an existential policy: opens it once so the
-/// simulation itself is specialised for the concrete policy type.
+/// Simulates `trace` under an existential policy. The policy goes in a
+/// concrete box (``AnyPolicy``) rather than being opened: the simulator's
+/// generic code is then specialised in this module for concrete types, which
+/// opening the existential here could not give (the policy types live in
+/// other modules).
 public func simulateDevice(trace: DeviceTrace, configuration: DeviceConfiguration = DeviceConfiguration(),
                            policy: any SchedulingPolicy, randomKey: UInt64) -> UserMetrics {
-    func open<P: SchedulingPolicy>(_ p: P) -> UserMetrics {
-        var sim = DeviceSimulator(trace: trace, configuration: configuration, policy: p,
-                                  randomKey: randomKey, sink: NoEventLog())
-        return sim.run()
-    }
-    return open(policy)
+    var sim = DeviceSimulator(trace: trace, configuration: configuration, policy: AnyPolicy(policy),
+                              randomKey: randomKey, sink: NoEventLog())
+    return sim.run()
 }
 
 /// As ``simulateDevice(trace:configuration:policy:randomKey:)``, also returning the event log.
 public func simulateDeviceWithLog(trace: DeviceTrace, configuration: DeviceConfiguration = DeviceConfiguration(),
                                   policy: any SchedulingPolicy, randomKey: UInt64) -> (UserMetrics, EventRecorder) {
-    func open<P: SchedulingPolicy>(_ p: P) -> (UserMetrics, EventRecorder) {
-        var sim = DeviceSimulator(trace: trace, configuration: configuration, policy: p,
-                                  randomKey: randomKey, sink: EventRecorder())
-        let m = sim.run()
-        return (m, sim.sink)
-    }
-    return open(policy)
+    var sim = DeviceSimulator(trace: trace, configuration: configuration, policy: AnyPolicy(policy),
+                              randomKey: randomKey, sink: EventRecorder())
+    let m = sim.run()
+    return (m, sim.sink)
 }

@@ -11,9 +11,20 @@ import SimCore
 /// anyway. Tails are charged lazily, when the next transfer or a network
 /// change or the end of the run settles them, so no event is needed per tail.
 public struct RadioModel: Sendable {
-    public var parameters: EnergyParameters
+    public var parameters: EnergyParameters {
+        didSet { refreshCurrent() }
+    }
     /// Network the radio is on (a change drops the connection).
-    public private(set) var network: NetworkType = .offline
+    public private(set) var network: NetworkType = .offline {
+        didSet { refreshCurrent() }
+    }
+    /// Cache of `parameters.radio(network)` and of its tail length in µs.
+    /// Why: the tail end is read at every policy decision point and every
+    /// transfer; selecting the radio copies a `RadioParameters` (with its
+    /// `source` string) and rounding the tail calls libm each time. Both only
+    /// change when `parameters` or `network` change, whose `didSet`s refresh them.
+    private var current: RadioParameters
+    private var currentTailMicros: Int64
     /// End of the last active period (µs); the tail runs after it.
     public private(set) var activeUntil: Int64 = Self.never
     /// Tail already paid for (by the foreground, or charged): background is not charged before it.
@@ -28,10 +39,21 @@ public struct RadioModel: Sendable {
     /// Number of promotions background work caused.
     public private(set) var promotions: Int = 0
 
-    public init(parameters: EnergyParameters) { self.parameters = parameters }
+    public init(parameters: EnergyParameters) {
+        self.parameters = parameters
+        current = parameters.radio(.offline)
+        currentTailMicros = Self.tailMicros(of: current)
+    }
 
-    @inlinable
-    var tailMicros: Int64 { Int64((parameters.radio(network).tailSeconds * 1e6).rounded()) }
+    private static func tailMicros(of p: RadioParameters) -> Int64 { Int64((p.tailSeconds * 1e6).rounded()) }
+
+    private mutating func refreshCurrent() {
+        current = parameters.radio(network)
+        currentTailMicros = Self.tailMicros(of: current)
+    }
+
+    /// Tail length of the current radio, µs (cached, see `current`).
+    var tailMicros: Int64 { currentTailMicros }
 
     /// True while the radio is connected (active or in its tail) at `t`.
     public func isUp(at t: SimTime, on net: NetworkType) -> Bool {
@@ -53,7 +75,7 @@ public struct RadioModel: Sendable {
         let from = max(activeUntil, freeTailUntil)
         let to = min(t, activeUntil + tailMicros)
         guard to > from else { return 0 }
-        let j = Double(to - from) * 1e-6 * parameters.radio(network).tailWatts
+        let j = Double(to - from) * 1e-6 * current.tailWatts
         energy.tail += j
         freeTailUntil = to   // paid: never charged twice
         return j
@@ -83,7 +105,7 @@ public struct RadioModel: Sendable {
     public mutating func backgroundTransfer(at t: SimTime, bytesUp: Double, bytesDown: Double,
                                             latency: SimDuration) -> (end: SimTime, ledger: EnergyLedger) {
         precondition(network.isOnline, "background transfer while offline")
-        let p = parameters.radio(network)
+        let p = current
         let before = energy
         var start = t.microseconds
         if start >= activeUntil + tailMicros {

@@ -25,15 +25,19 @@ import SimCore
 /// - `slot` (duration, default 15m): width of the time-of-day slots.
 public struct UsagePredictorPolicy: SchedulingPolicy {
     public var leadTime: SimDuration
-    public var threshold: Double
+    public var threshold: Double { didSet { likely.removeAll() } }
     public var decay: Double
     public var dailyBudget: Double
-    public var slot: SimDuration
+    public var slot: SimDuration { didSet { likely.removeAll() } }
 
     var slotsPerDay: Int { max(1, Int(SimDuration.microsecondsPerDay / slot.microseconds)) }
-    /// Decayed launch counts: [app][slot] and [app][weekday * slots + slot].
-    var allDays: [[Double]] = []
-    var byWeekday: [[Double]] = []
+    /// Decayed launch counts, flat (one array each so the daily decay is
+    /// one vectorisable pass): allDays[app * slots + slot] and
+    /// byWeekday[(app * 7 + weekday) * slots + slot].
+    var allDays: [Double] = []
+    var byWeekday: [Double] = []
+    /// Number of apps the counters hold.
+    var appsKnown = 0
     /// Decayed number of days observed, overall and per weekday.
     var daysSeen = 0.0
     var weekdaysSeen = [Double](repeating: 0, count: 7)
@@ -41,6 +45,24 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     /// Start of the slot each app was last refreshed for.
     var refreshedFor: [SimTime] = []
     var energyToday = 0.0
+    /// Per app, the last scan for its next likely slot (see `firstLikelySlot`).
+    ///
+    /// Why: `decide` looks for each pending refresh's next likely slot, up to
+    /// a day of slots ahead, at every decision point, although the answer
+    /// only changes when the app's launch counts change. Entry `a` says:
+    /// among the slot starts in [lo, hi), the first whose launch probability
+    /// reaches `threshold` is `first` (nil: none). What invalidates it: a
+    /// new day (decay and days seen, all apps; see `roll`) and a change of
+    /// `threshold` or `slot`; a launch of app `a` only raises the slots of
+    /// its time of day, which `launchCounted` re-checks. Probabilities are otherwise constant, so a cached answer
+    /// is exactly what a fresh scan would give.
+    var likely: [LikelyScan?] = []
+
+    struct LikelyScan {
+        var lo: SimTime
+        var hi: SimTime
+        var first: SimTime?
+    }
     var energyDay = 0
     var energyAtDayStart = 0.0
 
@@ -54,11 +76,13 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     }
 
     mutating func ensure(apps: Int) {
-        while allDays.count < apps {
-            allDays.append([Double](repeating: 0, count: slotsPerDay))
-            byWeekday.append([Double](repeating: 0, count: 7 * slotsPerDay))
+        while appsKnown < apps {
+            allDays.append(contentsOf: repeatElement(0, count: slotsPerDay))
+            byWeekday.append(contentsOf: repeatElement(0, count: 7 * slotsPerDay))
             refreshedFor.append(SimTime(microseconds: Int64.min / 4))
+            appsKnown += 1
         }
+        while likely.count < apps { likely.append(nil) }
     }
 
     /// Advances the day counters (with decay) up to the day of `t`.
@@ -68,13 +92,13 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
             if currentDay > 0 {
                 daysSeen *= decay
                 for w in 0..<7 { weekdaysSeen[w] *= decay }
-                for a in allDays.indices {
-                    for s in allDays[a].indices { allDays[a][s] *= decay }
-                    for s in byWeekday[a].indices { byWeekday[a][s] *= decay }
-                }
+                for i in allDays.indices { allDays[i] *= decay }
+                for i in byWeekday.indices { byWeekday[i] *= decay }
             }
             daysSeen += 1
             weekdaysSeen[currentDay % 7] += 1
+            // Every probability changed: forget every cached scan.
+            for a in likely.indices { likely[a] = nil }
         }
     }
 
@@ -82,12 +106,16 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
 
     /// Estimated probability that `app` is launched in the slot containing `t`.
     public func launchProbability(app: Int, at t: SimTime) -> Double {
-        guard app < allDays.count, daysSeen > 0 else { return 0 }
-        let s = slotIndex(t)
-        let overall = min(1, allDays[app][s] / daysSeen)
-        let w = t.weekday
+        launchProbability(app: app, slotIndex: slotIndex(t), weekday: t.weekday)
+    }
+
+    /// As `launchProbability(app:at:)`, for time-of-day slot `s` on weekday `w`.
+    func launchProbability(app: Int, slotIndex s: Int, weekday w: Int) -> Double {
+        guard app < appsKnown, daysSeen > 0 else { return 0 }
+        let n = slotsPerDay
+        let overall = min(1, allDays[app * n + s] / daysSeen)
         guard weekdaysSeen[w] > 0 else { return overall }
-        let weekday = min(1, byWeekday[app][w * slotsPerDay + s] / weekdaysSeen[w])
+        let weekday = min(1, byWeekday[(app * 7 + w) * n + s] / weekdaysSeen[w])
         return (overall + weekday) / 2
     }
 
@@ -96,10 +124,67 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         roll(to: context.now)
         if case .launch(let app) = observation {
             ensure(apps: Int(app) + 1)
+            let a = Int(app), n = slotsPerDay
             let s = slotIndex(context.now)
-            allDays[Int(app)][s] += 1
-            byWeekday[Int(app)][context.now.weekday * slotsPerDay + s] += 1
+            allDays[a * n + s] += 1
+            byWeekday[(a * 7 + context.now.weekday) * n + s] += 1
+            launchCounted(app: a, slotIndex: s)
         }
+    }
+
+    /// Repairs `likely[app]` after a launch in time-of-day slot `s`: only
+    /// slots with that index gained probability (the denominators did not
+    /// change), so only they can have become likely; every other slot keeps
+    /// its answer.
+    mutating func launchCounted(app a: Int, slotIndex s: Int) {
+        guard let c = likely[a] else { return }
+        let end = c.first ?? c.hi
+        var t = c.lo
+        while t < end {
+            if slotIndex(t) == s && launchProbability(app: a, at: t) >= threshold {
+                likely[a] = LikelyScan(lo: c.lo, hi: c.hi, first: t)
+                return
+            }
+            t = t + slot
+        }
+    }
+
+    /// The first slot start in [lo, hi) (slot-aligned bounds) where `app`'s
+    /// launch probability reaches `threshold`, or nil. Answers from
+    /// `likely[app]` when the cached range covers the question, scanning
+    /// only what it does not cover.
+    mutating func firstLikelySlot(app a: Int, from lo: SimTime, to hi: SimTime) -> SimTime? {
+        var scanFrom = lo
+        if let c = likely[a], c.lo <= lo {
+            if let f = c.first {
+                // Nothing likely in [c.lo, f): if f is still ahead, it is the answer.
+                if f >= lo { return f < hi ? f : nil }
+            } else if c.hi >= lo {
+                // Nothing likely in [c.lo, c.hi): only [c.hi, hi) is unknown.
+                scanFrom = max(lo, c.hi)
+            }
+        }
+        var found: SimTime? = nil
+        var t = scanFrom
+        if SimDuration.microsecondsPerDay % slot.microseconds == 0 && t >= .zero {
+            // Slots tile the day exactly: walk (slot index, weekday) along
+            // with t instead of deriving both from t by division each step.
+            let n = slotsPerDay
+            var s = slotIndex(t), w = t.weekday
+            while t < hi {
+                if launchProbability(app: a, slotIndex: s, weekday: w) >= threshold { found = t; break }
+                t = t + slot
+                s += 1
+                if s == n { s = 0; w = w == 6 ? 0 : w + 1 }
+            }
+        } else {
+            while t < hi {
+                if launchProbability(app: a, at: t) >= threshold { found = t; break }
+                t = t + slot
+            }
+        }
+        likely[a] = LikelyScan(lo: lo, hi: max(hi, scanFrom), first: found)
+        return found
     }
 
     /// The start of the first slot at or after `t`.
@@ -126,23 +211,25 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
             }
             let a = Int(r.app)
             ensure(apps: a + 1)
-            // Scan upcoming slots: the first likely one decides.
-            var start = slotStart(atOrAfter: context.now)
-            for _ in 0..<horizonSlots {
-                if launchProbability(app: a, at: start) >= threshold && refreshedFor[a] < start {
-                    let runFrom = start - leadTime
-                    if context.now >= runFrom {
-                        if context.isEligible(r) && !overBudget {
-                            run.append(r.id)
-                            refreshedFor[a] = start
-                        }
-                    } else {
-                        let at = max(runFrom, r.earliestBegin)
-                        if wake == nil || at < wake! { wake = at }
+            // Upcoming slots (a day's worth): the first likely one not yet
+            // refreshed for decides.
+            let first = slotStart(atOrAfter: context.now)
+            let end = first + slot * Int64(horizonSlots)
+            var from = first
+            if refreshedFor[a] >= first {
+                from = first + slot * ((refreshedFor[a] - first).microseconds / slot.microseconds + 1)
+            }
+            if let start = firstLikelySlot(app: a, from: from, to: end) {
+                let runFrom = start - leadTime
+                if context.now >= runFrom {
+                    if context.isEligible(r) && !overBudget {
+                        run.append(r.id)
+                        refreshedFor[a] = start
                     }
-                    break
+                } else {
+                    let at = max(runFrom, r.earliestBegin)
+                    if wake == nil || at < wake! { wake = at }
                 }
-                start = start + slot
             }
         }
         if overBudget {

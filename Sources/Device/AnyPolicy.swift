@@ -1,0 +1,31 @@
+import SimCore
+
+/// A concrete box around an existential policy, so that the simulator run
+/// from ``simulateDevice(trace:configuration:policy:randomKey:)`` is
+/// `DeviceSimulator<AnyPolicy, …>`: concrete types the optimiser specialises
+/// inside this module.
+///
+/// Why: the policies live in another module, so opening the existential and
+/// calling the generic simulator with the concrete policy type ran the
+/// *unspecialised* simulator (every field access through type metadata,
+/// every struct copy through value witnesses: about half of the run time).
+/// With the box, only the two policy calls per decision point are dynamic
+/// (one witness-table call each); the simulator itself is concrete code.
+struct AnyPolicy: SchedulingPolicy {
+    var base: any SchedulingPolicy
+    /// `type(of: base).needsFutureKnowledge`, read once.
+    let needsFuture: Bool
+
+    init(_ base: any SchedulingPolicy) {
+        self.base = base
+        self.needsFuture = type(of: base).needsFutureKnowledge
+    }
+
+    mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {
+        base.observe(observation, context: context)
+    }
+
+    mutating func decide(context: PolicyContext) -> PolicyDecision {
+        base.decide(context: context)
+    }
+}
