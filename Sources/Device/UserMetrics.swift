@@ -54,6 +54,10 @@ public struct UserMetrics: Sendable, Hashable {
     public var minBatteryPercent: Double = 100
     /// Simulation events processed (for speed measurements).
     public var events: Int = 0
+    /// Background wakes by hour of day (0–23) of the trace clock; not a
+    /// `runs.csv` column: the runner totals it per configuration
+    /// (`wakes_by_hour.csv`).
+    public var wakesByHour = [Int](repeating: 0, count: 24)
 
     public init() {}
 

@@ -39,7 +39,8 @@ final class RunnerTests: XCTestCase {
         try String(contentsOfFile: dir.path(out) + "/" + file, encoding: .utf8)
     }
 
-    static let deterministicFiles = ["runs.csv", "summary.csv", "comparison.csv", "report.md", "freshness_vs_energy.svg", "events.csv"]
+    static let deterministicFiles = ["runs.csv", "summary.csv", "comparison.csv", "report.md", "freshness_vs_energy.svg",
+                                     "events.csv", "wakes_by_hour.csv", "wakes_by_hour.svg"]
 
     func testOutputIsIdenticalForAnyThreadCount() throws {
         _ = try run(out: "t1", threads: 1, events: true)
@@ -103,6 +104,22 @@ final class RunnerTests: XCTestCase {
         XCTAssertEqual(Double(row[h.firstIndex(of: "sd")!])!, sd, accuracy: 1e-9 * max(1, sd))
         XCTAssertEqual(row[h.firstIndex(of: "n")!], "10")
         XCTAssertGreaterThan(mean, 0)
+    }
+
+    /// wakes_by_hour.csv totals add up to the `wakes` column of runs.csv.
+    func testWakesByHourAddUpToRunsWakes() throws {
+        _ = try run(out: "w", threads: 2)
+        let runs = try read("w", "runs.csv").split(separator: "\n").map { CSV.split($0)! }
+        let col = runs[0].firstIndex(of: "wakes")!
+        var fromRuns: [String: Int] = [:]
+        for r in runs.dropFirst() { fromRuns[r[0], default: 0] += Int(Double(r[col])!) }
+        var fromHours: [String: Int] = [:]
+        for r in try read("w", "wakes_by_hour.csv").split(separator: "\n").dropFirst().map({ CSV.split($0)! }) {
+            fromHours[r[0], default: 0] += Int(r[2])!
+        }
+        XCTAssertEqual(fromRuns, fromHours)
+        XCTAssertGreaterThan(fromRuns["coalescing(greedy)"] ?? 0, 0)
+        XCTAssertEqual(fromRuns["never"], 0)
     }
 
     func testReportRerendersIdentically() throws {

@@ -5,13 +5,14 @@ import Foundation
 /// failed or interrupted run leaves no half-written file.
 ///
 /// A full run writes `runs.csv`, `summary.csv`, `comparison.csv`,
-/// `report.md`, `freshness_vs_energy.svg`, `manifest.json` and, when asked,
-/// `events.csv`. A shard writes its `runs.csv` (and `events.csv`), then
+/// `wakes_by_hour.csv`, `report.md`, `freshness_vs_energy.svg`,
+/// `wakes_by_hour.svg`, `manifest.json` and, when asked, `events.csv`. A
+/// shard writes its `runs.csv`, `wakes_by_hour.csv` (and `events.csv`), then
 /// `shard.json` last, as the completion marker that `merge` and
 /// `Benchmarks/slurm/resubmit.sh` look for.
 public enum RunDirectory {
     /// Everything of a full (unsharded or merged) result except the manifest.
-    public static func writeFull(results: ResultSet, events: String?, spec: ExperimentSpec,
+    public static func writeFull(results: ResultSet, wakes: WakesByHour, events: String?, spec: ExperimentSpec,
                                  specPath: String, to directory: String,
                                  eventsPresent: Bool? = nil) throws(OutputError) {
         try AtomicFile.makeDirectory(directory)
@@ -23,9 +24,12 @@ public enum RunDirectory {
         try AtomicFile.write(ResultFiles.summaryCSV(summaries), to: path("summary.csv"))
         try AtomicFile.write(ResultFiles.comparisonCSV(comparisons), to: path("comparison.csv"))
         if let events { try AtomicFile.write(events, to: path("events.csv")) }
+        let userDays = WakesByHour.userDays(sorted)
+        try AtomicFile.write(wakes.csv(userDays: userDays), to: path("wakes_by_hour.csv"))
         let report = ReportWriter(spec: spec, specPath: specPath, results: sorted,
                                   summaries: summaries, comparisons: comparisons)
         try AtomicFile.write(report.freshnessEnergySVG(), to: path("freshness_vs_energy.svg"))
+        try AtomicFile.write(report.wakesByHourSVG(wakes, userDays: userDays), to: path("wakes_by_hour.svg"))
         try AtomicFile.write(report.markdown(hasEvents: eventsPresent ?? (events != nil)), to: path("report.md"))
     }
 
@@ -51,11 +55,13 @@ public enum RunDirectory {
     }
 
     /// A shard's partial result, with `shard.json` written last.
-    static func writeShard(results: ResultSet, events: String?, marker: ShardMarker,
+    static func writeShard(results: ResultSet, wakes: WakesByHour, events: String?, marker: ShardMarker,
                            to directory: String) throws(OutputError) {
         try AtomicFile.makeDirectory(directory)
         func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
-        try AtomicFile.write(ResultFiles.runsCSV(results.sorted()), to: path("runs.csv"))
+        let sorted = results.sorted()
+        try AtomicFile.write(ResultFiles.runsCSV(sorted), to: path("runs.csv"))
+        try AtomicFile.write(wakes.csv(userDays: WakesByHour.userDays(sorted)), to: path("wakes_by_hour.csv"))
         if let events { try AtomicFile.write(events, to: path("events.csv")) }
         try AtomicFile.write(marker.json().serialized(pretty: true) + "\n", to: path("shard.json"))
     }

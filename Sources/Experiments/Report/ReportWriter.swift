@@ -64,6 +64,17 @@ struct ReportWriter {
         })
     }
 
+    func wakesByHourSVG(_ wakes: WakesByHour, userDays: [Double]) -> String {
+        var plot = SVGPlot(title: "Background wakes by hour of day", xLabel: "hour of day",
+                           yLabel: "wakes per user-day in that hour")
+        plot.width = 1000
+        plot.legendWidth = 280
+        return plot.lines(categories: (0..<24).map { String($0) },
+                          series: wakes.configurations.enumerated().map { c, label in
+                              (label, wakes.totals[c].map { Double($0) / userDays[c] })
+                          })
+    }
+
     func markdown(hasEvents: Bool) -> String {
         var md = "# BGBench report: \(spec.name)\n\n"
         if !spec.description.isEmpty { md += spec.description + "\n\n" }
@@ -71,6 +82,7 @@ struct ReportWriter {
         md += answer()
         md += headlineTable()
         md += "![Freshness versus energy](freshness_vs_energy.svg)\n\n"
+        md += "![Background wakes by hour of day](wakes_by_hour.svg)\n\n"
         md += frontierSection()
         md += comparisonTable()
         md += files(hasEvents: hasEvents)
@@ -174,6 +186,7 @@ struct ReportWriter {
         var s = "## Files\n\n- `runs.csv`: one row per configuration × replication × user (columns and units: Docs/Outputs.md).\n"
         s += "- `summary.csv`: per configuration and metric: n, mean, sd, 95 % CI, median, p95.\n"
         s += "- `comparison.csv`: every metric paired against the baseline.\n"
+        s += "- `wakes_by_hour.csv`: background wakes by hour of day per configuration (total and per user-day).\n"
         if hasEvents { s += "- `events.csv`: every launch, content update, task run and device-state change.\n" }
         s += "- `manifest.json`: version, toolchain, spec, seed, threads, wall time.\n"
         return s

@@ -10,6 +10,8 @@ public struct SVGPlot {
     public var yLabel: String
     public var width = 720.0
     public var height = 480.0
+    /// Room kept right of the plot area for a legend (line charts).
+    public var legendWidth = 0.0
 
     public init(title: String, xLabel: String, yLabel: String) {
         self.title = title
@@ -49,6 +51,9 @@ public struct SVGPlot {
             let path = frontier.map { "\(f(px($0.x))),\(f(py($0.y)))" }.joined(separator: " ")
             svg += "<polyline points=\"\(path)\" fill=\"none\" stroke=\"#d62728\" stroke-width=\"1.5\" stroke-dasharray=\"4 3\"/>\n"
         }
+        // Labels: greedy placement, moved down a line while they would
+        // overlap one already placed (identical points get stacked labels).
+        var placed: [(x: Double, y: Double, w: Double)] = []
         for p in finite {
             let color = p.highlighted ? "#d62728" : "#1f77b4"
             if p.xLow.isFinite && p.xHigh.isFinite {
@@ -58,37 +63,44 @@ public struct SVGPlot {
                 svg += line(px(p.x), py(p.yLow), px(p.x), py(p.yHigh), color)
             }
             svg += "<circle cx=\"\(f(px(p.x)))\" cy=\"\(f(py(p.y)))\" r=\"4\" fill=\"\(color)\"/>\n"
-            svg += text(px(p.x) + 6, py(p.y) - 6, p.label, size: 10, anchor: "start")
+            let w = Double(p.label.count) * 5.5
+            var lx = px(p.x) + 6, ly = py(p.y) - 6
+            while placed.contains(where: { abs($0.y - ly) < 11 && lx < $0.x + $0.w && $0.x < lx + w }) { ly += 11 }
+            if lx + w > width { lx = max(0, px(p.x) - 6 - w) }
+            placed.append((lx, ly, w))
+            svg += text(lx, ly, p.label, size: 10, anchor: "start")
         }
         return svg + "</svg>\n"
     }
 
-    /// Grouped bars: one group per category (x), one bar per series.
-    public func bars(categories: [String], series: [(name: String, values: [Double])]) -> String {
+    /// One polyline per series over evenly spaced categories (x), with a legend.
+    public func lines(categories: [String], series: [(name: String, values: [Double])]) -> String {
         let all = series.flatMap(\.values).filter(\.isFinite)
         let (_, y1) = Self.niceRange(all + [0])
         var svg = header()
         svg += axes(x0: nil, x1: nil, y0: 0, y1: y1, categories: categories)
-        let groupWidth = plotWidth / Double(max(categories.count, 1))
-        let barWidth = groupWidth * 0.8 / Double(max(series.count, 1))
-        let palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
+        let step = plotWidth / Double(max(categories.count, 1))
         for (s, entry) in series.enumerated() {
-            let color = palette[s % palette.count]
-            for (i, v) in entry.values.enumerated() where v.isFinite && i < categories.count {
-                let h = v / y1 * plotHeight
-                let x = margin.left + Double(i) * groupWidth + groupWidth * 0.1 + Double(s) * barWidth
-                svg += "<rect x=\"\(f(x))\" y=\"\(f(height - margin.bottom - h))\" width=\"\(f(barWidth))\" height=\"\(f(h))\" fill=\"\(color)\"/>\n"
+            let color = Self.palette[s % Self.palette.count]
+            let dash = s < Self.palette.count ? "" : " stroke-dasharray=\"5 3\""
+            let points = entry.values.prefix(categories.count).enumerated().filter { $0.element.isFinite }.map { i, v in
+                "\(f(margin.left + step * (Double(i) + 0.5))),\(f(height - margin.bottom - v / y1 * plotHeight))"
             }
-            let ly = margin.top + 14 * Double(s)
-            svg += "<rect x=\"\(f(width - margin.right - 150))\" y=\"\(f(ly - 8))\" width=\"10\" height=\"10\" fill=\"\(color)\"/>\n"
-            svg += text(width - margin.right - 135, ly + 1, entry.name, size: 10, anchor: "start")
+            svg += "<polyline points=\"\(points.joined(separator: " "))\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"1.5\"\(dash)/>\n"
+            let ly = margin.top + 12 * Double(s)
+            let lx = margin.left + plotWidth + 12
+            svg += line(lx, ly - 3, lx + 14, ly - 3, color)
+            svg += text(lx + 18, ly + 1, entry.name, size: 9, anchor: "start")
         }
         return svg + "</svg>\n"
     }
 
+    static let palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+                          "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
+
     // MARK: Drawing helpers
 
-    private var plotWidth: Double { width - margin.left - margin.right }
+    private var plotWidth: Double { width - margin.left - margin.right - legendWidth }
     private var plotHeight: Double { height - margin.top - margin.bottom }
 
     private func header() -> String {
@@ -99,18 +111,16 @@ public struct SVGPlot {
 
     private func axes(x0: Double?, x1: Double?, y0: Double, y1: Double, categories: [String] = []) -> String {
         let left = margin.left, bottom = height - margin.bottom
-        var s = line(left, bottom, width - margin.right, bottom, "#000")
+        var s = line(left, bottom, left + plotWidth, bottom, "#000")
         s += line(left, margin.top, left, bottom, "#000")
-        for i in 0...5 {
-            let v = y0 + (y1 - y0) * Double(i) / 5
-            let y = bottom - plotHeight * Double(i) / 5
+        for v in Self.ticks(y0, y1) {
+            let y = bottom - plotHeight * (v - y0) / (y1 - y0)
             s += line(left - 4, y, left, y, "#000")
             s += text(left - 8, y + 4, Self.tick(v), size: 10, anchor: "end")
         }
         if let x0, let x1 {
-            for i in 0...5 {
-                let v = x0 + (x1 - x0) * Double(i) / 5
-                let x = left + plotWidth * Double(i) / 5
+            for v in Self.ticks(x0, x1) {
+                let x = left + plotWidth * (v - x0) / (x1 - x0)
                 s += line(x, bottom, x, bottom + 4, "#000")
                 s += text(x, bottom + 16, Self.tick(v), size: 10, anchor: "middle")
             }
@@ -147,6 +157,18 @@ public struct SVGPlot {
         return s
     }
 
+    /// Tick values at the nice step inside [lo, hi].
+    static func ticks(_ lo: Double, _ hi: Double) -> [Double] {
+        let step = niceStep((hi - lo) / 5)
+        var out: [Double] = []
+        var k = (lo / step).rounded(.up)
+        while k * step <= hi + step * 1e-9 {
+            out.append(k * step == 0 ? 0 : k * step)
+            k += 1
+        }
+        return out
+    }
+
     static func tick(_ v: Double) -> String {
         let a = abs(v)
         if a == 0 { return "0" }
@@ -155,12 +177,23 @@ public struct SVGPlot {
         return a >= 10 ? fixed(v, 1) : fixed(v, 3)
     }
 
-    /// A range with 5 % padding; a degenerate range widens to ±1 (or ±10 %).
+    /// An axis range that starts and ends on a "nice" tick (1, 2 or 5 × 10^k
+    /// steps, five or so of them), and never dips below 0 for non-negative data.
     static func niceRange(_ values: [Double]) -> (Double, Double) {
-        guard let lo = values.min(), let hi = values.max() else { return (0, 1) }
-        if lo == hi { let d = lo == 0 ? 1 : abs(lo) * 0.1; return (lo - d, hi + d) }
-        let pad = (hi - lo) * 0.05
-        return (lo - pad, hi + pad)
+        guard var lo = values.min(), var hi = values.max() else { return (0, 1) }
+        if lo == hi { let d = lo == 0 ? 1 : abs(lo) * 0.1; lo -= d; hi += d }
+        let step = niceStep((hi - lo) / 5)
+        let nonNegative = lo >= 0
+        lo = (lo / step).rounded(.down) * step
+        hi = (hi / step).rounded(.up) * step
+        if nonNegative { lo = max(0, lo) }
+        return (lo, hi)
+    }
+
+    static func niceStep(_ raw: Double) -> Double {
+        let magnitude = pow(10, (log10(raw)).rounded(.down))
+        let f = raw / magnitude
+        return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * magnitude
     }
 
     static func escape(_ s: String) -> String {

@@ -50,10 +50,11 @@ public enum ExperimentCommands {
         if let shard = o.shard {
             let marker = ShardMarker(identity: identity, shard: shard, items: shard.items(of: runner.itemCount),
                                      totalItems: runner.itemCount, spec: spec.source, specPath: o.specPath)
-            try RunDirectory.writeShard(results: output.results, events: output.events, marker: marker, to: out)
+            try RunDirectory.writeShard(results: output.results, wakes: output.wakesByHour, events: output.events,
+                                        marker: marker, to: out)
         } else {
-            try RunDirectory.writeFull(results: output.results, events: output.events, spec: spec,
-                                       specPath: o.specPath, to: out)
+            try RunDirectory.writeFull(results: output.results, wakes: output.wakesByHour, events: output.events,
+                                       spec: spec, specPath: o.specPath, to: out)
             try RunDirectory.writeManifest(spec: spec, specPath: o.specPath, threads: o.threads, shards: [.whole],
                                            wallSeconds: wall, runs: output.results.rowCount, to: out)
         }
@@ -107,6 +108,7 @@ public enum ExperimentCommands {
         let labels = spec.configurations.map(\.label)
         var merged = ResultSet(configurations: labels, metrics: Runner.metrics)
         var events: String? = first.identity.events ? "" : nil
+        var wakes = WakesByHour(configurations: labels)
         for i in 0..<n {
             let dir = byIndex[i]!
             let part = try ResultFiles.readRuns(path: (dir as NSString).appendingPathComponent("runs.csv"),
@@ -115,6 +117,8 @@ public enum ExperimentCommands {
                 throw MergeError(message: "\(dir)/runs.csv has other metric columns than this bgbench writes")
             }
             for r in 0..<part.rowCount { merged.append(part.keys[r], Array(part.row(r))) }
+            wakes.add(try WakesByHour.read(path: (dir as NSString).appendingPathComponent("wakes_by_hour.csv"),
+                                           configurations: labels))
             if events != nil {
                 let path = (dir as NSString).appendingPathComponent("events.csv")
                 guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
@@ -128,7 +132,7 @@ public enum ExperimentCommands {
             throw MergeError(message: "the shards hold \(merged.rowCount) runs, the spec needs \(expected); a runs.csv was altered or truncated")
         }
         let path = specPath ?? first.specPath
-        try RunDirectory.writeFull(results: merged, events: events, spec: spec, specPath: path, to: out)
+        try RunDirectory.writeFull(results: merged, wakes: wakes, events: events, spec: spec, specPath: path, to: out)
         try RunDirectory.writeManifest(spec: spec, specPath: path, threads: 0, shards: markers.map(\.marker.shard).sorted { $0.index < $1.index },
                                        wallSeconds: 0, runs: merged.rowCount, to: out)
         return merged.rowCount
@@ -161,8 +165,10 @@ extension ExperimentCommands {
         let results = try ResultFiles.readRuns(path: (directory as NSString).appendingPathComponent("runs.csv"),
                                                configurations: spec.configurations.map(\.label),
                                                knownMetrics: Runner.metrics)
+        let wakes = try WakesByHour.read(path: (directory as NSString).appendingPathComponent("wakes_by_hour.csv"),
+                                         configurations: spec.configurations.map(\.label))
         let eventsPath = (directory as NSString).appendingPathComponent("events.csv")
-        try RunDirectory.writeFull(results: results, events: nil, spec: spec, specPath: specPath, to: directory,
+        try RunDirectory.writeFull(results: results, wakes: wakes, events: nil, spec: spec, specPath: specPath, to: directory,
                                    eventsPresent: FileManager.default.fileExists(atPath: eventsPath))
     }
 

@@ -54,6 +54,8 @@ public struct Runner: Sendable {
         var events: String
         /// Main-loop events the simulations of this item processed.
         var simulatedEvents: Int
+        /// Background wakes by hour of day, per configuration.
+        var wakesByHour: [[Int]]
     }
 
     /// Seed of replication r's world: independent streams per replication.
@@ -76,7 +78,7 @@ public struct Runner: Sendable {
         let r = item / users, u = item % users
         let trace = trace(replication: r, user: u)
         let key = StreamKey.derive(seed: worldSeed(replication: r), user: UInt64(u), stream: "device")
-        var result = ItemResult(rows: [], events: "", simulatedEvents: 0)
+        var result = ItemResult(rows: [], events: "", simulatedEvents: 0, wakesByHour: [])
         result.rows.reserveCapacity(policies.count)
         for (c, policy) in policies.enumerated() {
             let metrics: UserMetrics
@@ -90,6 +92,7 @@ public struct Runner: Sendable {
             }
             result.rows.append(UserMetrics.columns.map { $0.value(metrics) })
             result.simulatedEvents += metrics.events
+            result.wakesByHour.append(metrics.wakesByHour)
         }
         return result
     }
@@ -103,6 +106,8 @@ public struct Runner: Sendable {
         public var itemCount: Int
         /// Main-loop events processed by all simulations (throughput figures).
         public var simulatedEvents: Int
+        /// Background wakes by hour of day, totalled per configuration.
+        public var wakesByHour: WakesByHour
     }
 
     /// Runs the items of `shard` on `threads` threads. Returns nil when
@@ -127,7 +132,11 @@ public struct Runner: Sendable {
             log = CSV.line(["configuration", "replication", "user"] + DeviceEvent.columns.map(\.name))
                 + results.map { $0!.events }.joined()
         }
+        var wakes = WakesByHour(configurations: spec.configurations.map(\.label))
+        for item in results {
+            for (c, hours) in item!.wakesByHour.enumerated() { wakes.add(configuration: c, hours) }
+        }
         return Output(results: set, events: log, itemCount: total,
-                      simulatedEvents: results.reduce(0) { $0 + $1!.simulatedEvents })
+                      simulatedEvents: results.reduce(0) { $0 + $1!.simulatedEvents }, wakesByHour: wakes)
     }
 }
