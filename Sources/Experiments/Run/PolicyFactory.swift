@@ -23,6 +23,15 @@ public enum PolicyFactory {
     }
 }
 
+extension ExperimentConfiguration {
+    /// True for configurations that see the future (the oracle, or anything
+    /// wrapping it): bounds, not realisable policies.
+    public var seesFuture: Bool {
+        guard let policy = try? PolicyFactory.make(policy, path: path) else { return false }
+        return type(of: policy).needsFutureKnowledge
+    }
+}
+
 extension ExperimentCommands {
     /// The text of `bgbench policies`.
     public static func policyListing() -> String { PolicyRegistry.standard.listing() }
