@@ -1,5 +1,6 @@
 import Foundation
 import Stats
+import Synchronization
 import TestSupport
 import XCTest
 @testable import Experiments
@@ -104,6 +105,17 @@ final class RunnerTests: XCTestCase {
         XCTAssertEqual(Double(row[h.firstIndex(of: "sd")!])!, sd, accuracy: 1e-9 * max(1, sd))
         XCTAssertEqual(row[h.firstIndex(of: "n")!], "10")
         XCTAssertGreaterThan(mean, 0)
+    }
+
+    /// A stop request (Ctrl-C) ends the run with nothing written.
+    func testInterruptedRunWritesNothing() throws {
+        let finished = Mutex(0)
+        let result = try ExperimentCommands.run(.init(
+            specPath: dir.path("tiny.json"), out: dir.path("stopped"), threads: 2,
+            progress: { done, _ in finished.withLock { $0 = done } },
+            shouldStop: { finished.withLock { $0 } >= 3 }))
+        XCTAssertEqual(result, .interrupted)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("stopped")))
     }
 
     /// wakes_by_hour.csv totals add up to the `wakes` column of runs.csv.
