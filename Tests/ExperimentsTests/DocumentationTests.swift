@@ -13,7 +13,7 @@ final class DocumentationTests: XCTestCase {
         let doc = try String(contentsOf: Self.root.appendingPathComponent("Docs/Outputs.md"), encoding: .utf8)
         let names = UserMetrics.columns.map(\.name) + DeviceEvent.columns.map(\.name)
             + ResultFiles.summaryColumns + ResultFiles.comparisonColumns + ResultFiles.runsKeyColumns
-            + WakesByHour.columns
+            + WakesByHour.columns + Aggregation.efficiencyColumns
         for name in names {
             XCTAssertTrue(doc.contains("`\(name)`") || doc.contains("`\(name)`, "), "Docs/Outputs.md does not document column \(name)")
         }

@@ -41,7 +41,7 @@ final class RunnerTests: XCTestCase {
     }
 
     static let deterministicFiles = ["runs.csv", "summary.csv", "comparison.csv", "report.md", "freshness_vs_energy.svg",
-                                     "events.csv", "wakes_by_hour.csv", "wakes_by_hour.svg"]
+                                     "events.csv", "wakes_by_hour.csv", "wakes_by_hour.svg", "efficiency.csv"]
 
     func testOutputIsIdenticalForAnyThreadCount() throws {
         _ = try run(out: "t1", threads: 1, events: true)
@@ -105,6 +105,22 @@ final class RunnerTests: XCTestCase {
         XCTAssertEqual(Double(row[h.firstIndex(of: "sd")!])!, sd, accuracy: 1e-9 * max(1, sd))
         XCTAssertEqual(row[h.firstIndex(of: "n")!], "10")
         XCTAssertGreaterThan(mean, 0)
+    }
+
+    /// efficiency.csv's point estimate recomputed by hand from runs.csv.
+    func testEfficiencyIsRatioOfPairedSums() throws {
+        _ = try run(out: "w", threads: 2)
+        let runs = try read("w", "runs.csv").split(separator: "\n").map { CSV.split($0)! }
+        let e = runs[0].firstIndex(of: "energy_total_j")!, f = runs[0].firstIndex(of: "fresh_launches")!
+        func sums(_ label: String) -> (Double, Double) {
+            runs.dropFirst().filter { $0[0] == label }.reduce((0, 0)) { ($0.0 + Double($1[e])!, $0.1 + Double($1[f])!) }
+        }
+        let (e1, f1) = sums("fixed-interval interval=30m"), (e0, f0) = sums("never")
+        let row = try read("w", "efficiency.csv").split(separator: "\n").map { CSV.split($0)! }
+            .first { $0[0] == "fixed-interval interval=30m" }!
+        XCTAssertEqual(Double(row[5])!, (e1 - e0) / (f1 - f0), accuracy: 1e-9 * abs((e1 - e0) / (f1 - f0)))
+        XCTAssertLessThanOrEqual(Double(row[6])!, Double(row[5])!)
+        XCTAssertGreaterThanOrEqual(Double(row[7])!, Double(row[5])!)
     }
 
     /// A stop request (Ctrl-C) ends the run with nothing written.

@@ -4,7 +4,7 @@ import Foundation
 /// (``AtomicFile``): a reader sees every file whole or not at all, and a
 /// failed or interrupted run leaves no half-written file.
 ///
-/// A full run writes `runs.csv`, `summary.csv`, `comparison.csv`,
+/// A full run writes `runs.csv`, `summary.csv`, `comparison.csv`, `efficiency.csv`,
 /// `wakes_by_hour.csv`, `report.md`, `freshness_vs_energy.svg`,
 /// `wakes_by_hour.svg`, `manifest.json` and, when asked, `events.csv`. A
 /// shard writes its `runs.csv`, `wakes_by_hour.csv` (and `events.csv`), then
@@ -19,15 +19,17 @@ public enum RunDirectory {
         let sorted = results.sorted()
         let summaries = Aggregation.summaries(sorted)
         let comparisons = Aggregation.comparisons(sorted, baseline: spec.baseline)
+        let efficiency = Aggregation.efficiency(sorted, baseline: spec.baseline, seed: spec.seed)
         func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
         try AtomicFile.write(ResultFiles.runsCSV(sorted), to: path("runs.csv"))
         try AtomicFile.write(ResultFiles.summaryCSV(summaries), to: path("summary.csv"))
         try AtomicFile.write(ResultFiles.comparisonCSV(comparisons), to: path("comparison.csv"))
+        try AtomicFile.write(ResultFiles.efficiencyCSV(efficiency), to: path("efficiency.csv"))
         if let events { try AtomicFile.write(events, to: path("events.csv")) }
         let userDays = WakesByHour.userDays(sorted)
         try AtomicFile.write(wakes.csv(userDays: userDays), to: path("wakes_by_hour.csv"))
         let report = ReportWriter(spec: spec, specPath: specPath, results: sorted,
-                                  summaries: summaries, comparisons: comparisons)
+                                  summaries: summaries, comparisons: comparisons, efficiency: efficiency)
         try AtomicFile.write(report.freshnessEnergySVG(), to: path("freshness_vs_energy.svg"))
         try AtomicFile.write(report.wakesByHourSVG(wakes, userDays: userDays), to: path("wakes_by_hour.svg"))
         try AtomicFile.write(report.markdown(hasEvents: eventsPresent ?? (events != nil)), to: path("report.md"))

@@ -10,6 +10,7 @@ struct ReportWriter {
     let results: ResultSet
     let summaries: [SummaryRow]
     let comparisons: [ComparisonRow]
+    let efficiency: [EfficiencyRow]
 
     // The metrics the headline uses (names of `runs.csv` columns).
     static let freshness = "fresh_launch_ratio"
@@ -127,17 +128,17 @@ struct ReportWriter {
         }).min(by: { $0.energy.mean < $1.energy.mean }), comparable.label != freshest.label {
             s += "- Cheapest configuration not measurably less fresh than it: `\(comparable.label)`, ratio \(ci(comparable.fresh, 3)) at \(ci(comparable.energy, 1, scale: 1 / d)) J per user-day.\n"
         }
-        if let base = pts.first(where: { $0.label == baseline }) {
-            let gains = pts.filter { $0.label != baseline && $0.energy.mean > base.energy.mean }
-                .map { p in (p, (p.fresh.mean - base.fresh.mean) / ((p.energy.mean - base.energy.mean) / d)) }
-                .filter { $0.1.isFinite }
-            if let best = gains.max(by: { $0.1 < $1.1 }) {
-                s += "- Most freshness per extra joule over `\(baseline)`: `\(best.0.label)`, +\(fmt(best.1 * 100, 3)) percentage points of fresh launches per extra J per user-day.\n"
-            }
-            let bounds = Set(spec.configurations.filter(\.seesFuture).map(\.label))
-            if let best = gains.filter({ !bounds.contains($0.0.label) }).max(by: { $0.1 < $1.1 }),
-               bounds.contains(gains.max(by: { $0.1 < $1.1 })?.0.label ?? "") {
-                s += "- Among realisable policies (no future knowledge): `\(best.0.label)`, +\(fmt(best.1 * 100, 3)) percentage points per extra J per user-day, fresh-launch ratio \(ci(best.0.fresh, 3)).\n"
+        // Marginal efficiency: fewest extra joules per extra fresh launch.
+        let bounds = Set(spec.configurations.filter(\.seesFuture).map(\.label))
+        let efficient = efficiency.filter { $0.configuration != baseline && $0.extraFreshLaunches > 0 && $0.interval.estimate.isFinite }
+            .sorted { $0.interval.estimate < $1.interval.estimate }
+        func describe(_ e: EfficiencyRow) -> String {
+            "`\(e.configuration)`, \(fmt(e.interval.estimate, 1)) [\(fmt(e.interval.low, 1)), \(fmt(e.interval.high, 1))] J per extra fresh launch over `\(baseline)` (+\(fmt(e.extraFreshLaunches / d, 2)) fresh launches per user-day)"
+        }
+        if let best = efficient.first {
+            s += "- Fewest extra joules per extra fresh launch: \(describe(best)).\n"
+            if bounds.contains(best.configuration), let real = efficient.first(where: { !bounds.contains($0.configuration) }) {
+                s += "- Among realisable policies (no future knowledge): \(describe(real)).\n"
             }
         }
         s += "- Pareto frontier (no other configuration is both fresher and cheaper): \(order(frontier).map { "`\($0)`" }.joined(separator: " → ")).\n"
@@ -163,17 +164,25 @@ struct ReportWriter {
 
     private func headlineTable() -> String {
         let d = daysPerUser
-        var s = "## Results by configuration\n\nMean across users with 95 % Student-t confidence intervals; energy is background energy only.\n\n"
-        s += "| configuration | fresh-launch ratio | mean age at launch (min) | energy (J/user-day) | battery (%/day) | wakes/day | expired tasks/day | J per fresh launch |\n"
+        var s = "## Results by configuration\n\nMean across users with 95 % Student-t confidence intervals; energy is background energy only. The last column is Σ extra background joules / Σ extra fresh launches against `\(baseline)`, paired by user, with a 95 % paired bootstrap interval (`efficiency.csv`): unlike joules per fresh launch, it does not credit a policy with launches the foreground fetch makes fresh anyway.\n\n"
+        s += "| configuration | fresh-launch ratio | mean age at launch (min) | energy (J/user-day) | battery (%/day) | wakes/day | expired tasks/day | extra J per extra fresh launch |\n"
         s += "|---|---|---|---|---|---|---|---|\n"
         for l in labels {
             func cell(_ m: String, _ digits: Int, _ scale: Double = 1) -> String {
                 summary(l, m).map { ci($0, digits, scale: scale) } ?? "–"
             }
             let name = l == baseline ? "`\(l)` (baseline)" : "`\(l)`"
-            s += "| \(name) | \(cell(Self.freshness, 3)) | \(cell("mean_age_s", 1, 1.0 / 60)) | \(cell(Self.energy, 1, 1 / d)) | \(cell("battery_pct_per_day_bg", 3)) | \(cell("wakes", 1, 1 / d)) | \(cell("tasks_expired", 2, 1 / d)) | \(cell("joules_per_fresh_launch", 2)) |\n"
+            s += "| \(name) | \(cell(Self.freshness, 3)) | \(cell("mean_age_s", 1, 1.0 / 60)) | \(cell(Self.energy, 1, 1 / d)) | \(cell("battery_pct_per_day_bg", 3)) | \(cell("wakes", 1, 1 / d)) | \(cell("tasks_expired", 2, 1 / d)) | \(marginal(l)) |\n"
         }
         return s + "\n"
+    }
+
+    /// Extra joules per extra fresh launch against the baseline, with its
+    /// bootstrap interval ("–" for the baseline itself or no extra launches).
+    private func marginal(_ label: String) -> String {
+        guard label != baseline, let e = efficiency.first(where: { $0.configuration == label }),
+              e.interval.estimate.isFinite, e.extraFreshLaunches > 0 else { return "–" }
+        return "\(fmt(e.interval.estimate, 1)) [\(fmt(e.interval.low, 1)), \(fmt(e.interval.high, 1))]"
     }
 
     private func frontierSection() -> String {
@@ -204,6 +213,7 @@ struct ReportWriter {
         var s = "## Files\n\n- `runs.csv`: one row per configuration × replication × user (columns and units: Docs/Outputs.md).\n"
         s += "- `summary.csv`: per configuration and metric: n, mean, sd, 95 % CI, median, p95.\n"
         s += "- `comparison.csv`: every metric paired against the baseline.\n"
+        s += "- `efficiency.csv`: extra joules per extra fresh launch against the baseline, with a bootstrap CI.\n"
         s += "- `wakes_by_hour.csv`: background wakes by hour of day per configuration (total and per user-day).\n"
         if hasEvents { s += "- `events.csv`: every launch, content update, task run and device-state change.\n" }
         s += "- `manifest.json`: version, toolchain, spec, seed, threads, wall time.\n"

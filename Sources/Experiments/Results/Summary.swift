@@ -33,45 +33,48 @@ public enum Aggregation {
         return rows
     }
 
+    /// Row pairs (run of `c`, run of `base`) of the same (replication, user);
+    /// a run without a partner is left out.
+    static func pairedRows(_ results: ResultSet, configuration c: Int, against base: Int,
+                           byConfiguration: [[Int]]? = nil) -> [(Int, Int)] {
+        let groups = byConfiguration ?? results.rowsByConfiguration()
+        var baseRow: [RunKeyWithoutConfiguration: Int] = [:]
+        for r in groups[base] { baseRow[RunKeyWithoutConfiguration(results.keys[r])] = r }
+        return groups[c].compactMap { r in baseRow[RunKeyWithoutConfiguration(results.keys[r])].map { (r, $0) } }
+    }
+
     /// Configuration `c` against configuration `base` on metric `m`, paired
     /// by (replication, user).
     public static func pairedComparison(_ results: ResultSet, metric m: Int, configuration c: Int,
                                         against base: Int) -> PairedComparison {
-        let byConfiguration = results.rowsByConfiguration()
-        var baseRow: [RunKeyWithoutConfiguration: Int] = [:]
-        for r in byConfiguration[base] { baseRow[RunKeyWithoutConfiguration(results.keys[r])] = r }
-        let pairs = byConfiguration[c].compactMap { r in baseRow[RunKeyWithoutConfiguration(results.keys[r])].map { (r, $0) } }
-        // Equal lengths by construction, so this cannot throw.
-        return try! PairedComparison(pairs.map { results.value(row: $0.0, metric: m) },
-                                     pairs.map { results.value(row: $0.1, metric: m) })
+        comparison(results, metric: m, pairs: pairedRows(results, configuration: c, against: base))
     }
 
     /// Paired comparisons of every configuration (the baseline included, as
     /// a zero-difference sanity row) against configuration `baseline`, in
-    /// configuration then metric order. Runs pair by (replication, user);
-    /// a run without a partner in the baseline is left out.
+    /// configuration then metric order.
     public static func comparisons(_ results: ResultSet, baseline: Int) -> [ComparisonRow] {
-        let byConfiguration = results.rowsByConfiguration()
-        var baseRow: [RunKeyWithoutConfiguration: Int] = [:]
-        for r in byConfiguration[baseline] { baseRow[RunKeyWithoutConfiguration(results.keys[r])] = r }
+        let groups = results.rowsByConfiguration()
         var rows: [ComparisonRow] = []
-        for (c, runs) in byConfiguration.enumerated() {
-            let pairs = runs.compactMap { r in baseRow[RunKeyWithoutConfiguration(results.keys[r])].map { (r, $0) } }
+        for c in results.configurations.indices {
+            let pairs = pairedRows(results, configuration: c, against: baseline, byConfiguration: groups)
             for (m, metric) in results.metrics.enumerated() {
-                let a = pairs.map { results.value(row: $0.0, metric: m) }
-                let b = pairs.map { results.value(row: $0.1, metric: m) }
-                // Equal lengths by construction, so this cannot throw.
-                let comparison = try! PairedComparison(a, b)
                 rows.append(ComparisonRow(configuration: results.configurations[c],
                                           baseline: results.configurations[baseline],
-                                          metric: metric, comparison: comparison))
+                                          metric: metric, comparison: comparison(results, metric: m, pairs: pairs)))
             }
         }
         return rows
     }
+
+    private static func comparison(_ results: ResultSet, metric m: Int, pairs: [(Int, Int)]) -> PairedComparison {
+        // Equal lengths by construction, so this cannot throw.
+        try! PairedComparison(pairs.map { results.value(row: $0.0, metric: m) },
+                              pairs.map { results.value(row: $0.1, metric: m) })
+    }
 }
 
-private struct RunKeyWithoutConfiguration: Hashable {
+struct RunKeyWithoutConfiguration: Hashable {
     let replication: Int
     let user: Int
     init(_ k: RunKey) { replication = k.replication; user = k.user }
