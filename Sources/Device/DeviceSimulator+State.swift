@@ -68,7 +68,7 @@ extension DeviceSimulator {
 
     /// The next time the level crosses 20 %, 10 % (down) or 80 % (up, charging, for Low Power Mode off).
     mutating func scheduleBatteryAlarm() {
-        batteryAlarm = .distantFuture
+        batteryAlarm = .farFuture
         let w = batteryWatts
         guard w != 0 else { return }
         let level = state.batteryPercent

@@ -44,7 +44,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     var radio: RadioModel
     let capacityJoules: Double
     let chargingWatts: Double
-    var batteryAlarm: SimTime = .distantFuture
+    var batteryAlarm: SimTime = .farFuture
     var energyOnBattery = 0.0       // background joules already taken off the battery
     var lowPowerSince: SimTime? = nil
     var lastSessionEnd: SimTime? = nil
@@ -55,14 +55,17 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     /// Whether the run stopped at `eventLimit` before the horizon.
     public private(set) var hitEventLimit = false
 
+    /// The observation kinds the policy reads (others are not delivered).
+    let observes: ObservationKinds
+
     /// The policy's context, kept up to date before each policy call (see `refreshContext`).
     var ctx: PolicyContext
 
     // Policy timer and the task worker.
-    var policyWake: SimTime = .distantFuture
+    var policyWake: SimTime = .farFuture
     var runQueue: [TaskRequest] = []
     var running: RunningTask? = nil
-    var taskEnd: SimTime = .distantFuture
+    var taskEnd: SimTime = .farFuture
 
     // Content and per-app bookkeeping.
     var updateCursor: [Int]
@@ -123,6 +126,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         ages.reserveCapacity(trace.sessions.count)
         // A boxed policy answers for the type inside the box.
         let needsFuture = (policy as? AnyPolicy)?.needsFuture ?? Policy.needsFutureKnowledge
+        observes = (policy as? AnyPolicy)?.observes ?? Policy.observedKinds
         if needsFuture {
             var launches = Array(repeating: [SimTime](), count: n)
             for s in trace.sessions { launches[Int(s.app)].append(s.start) }
@@ -168,7 +172,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
 
         while true {
             let tSession = nextSessionBoundary
-            let tNetwork = networkIndex + 1 < networkSegments.count ? networkSegments[networkIndex + 1].start : .distantFuture
+            let tNetwork = networkIndex + 1 < networkSegments.count ? networkSegments[networkIndex + 1].start : .farFuture
             let tCharging = nextChargingBoundary
             var t = min(taskEnd, tNetwork, tCharging, tSession, batteryAlarm, policyWake)
             if t >= horizon { t = horizon }
@@ -189,7 +193,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
             } else if batteryAlarm == t {
                 batteryThresholdReached()
             } else {
-                policyWake = .distantFuture
+                policyWake = .farFuture
                 consultPolicy()
             }
         }
@@ -198,13 +202,13 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     }
 
     var nextSessionBoundary: SimTime {
-        guard sessionIndex < trace.sessions.count else { return .distantFuture }
+        guard sessionIndex < trace.sessions.count else { return .farFuture }
         let s = trace.sessions[sessionIndex]
         return inSession ? s.end : s.start
     }
 
     var nextChargingBoundary: SimTime {
-        guard chargingIndex < trace.charging.count else { return .distantFuture }
+        guard chargingIndex < trace.charging.count else { return .farFuture }
         let c = trace.charging[chargingIndex]
         return inCharging ? c.end : c.start
     }
@@ -229,4 +233,12 @@ public func simulateDeviceWithLog(trace: DeviceTrace, configuration: DeviceConfi
                               randomKey: randomKey, sink: EventRecorder())
     let m = sim.run()
     return (m, sim.sink)
+}
+
+extension SimTime {
+    /// Equal to `SimTime.distantFuture`, as a constant the optimiser folds:
+    /// a `static let` of another module is read through an accessor call
+    /// with a once-check, several times per simulated event.
+    @inline(__always)
+    static var farFuture: SimTime { SimTime(microseconds: .max) }
 }

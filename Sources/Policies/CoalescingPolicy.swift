@@ -21,6 +21,7 @@ import SimCore
 /// - `base` (policy, required): the policy whose decisions are coalesced.
 public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
     public static var needsFutureKnowledge: Bool { Base.needsFutureKnowledge }
+    public static var observedKinds: ObservationKinds { Base.observedKinds }
     public var base: Base
     public var window: SimDuration
 

@@ -18,6 +18,7 @@ import SimCore
 /// - `base` (policy, required): the policy whose runs are held back.
 public struct ExponentialBackoffPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
     public static var needsFutureKnowledge: Bool { Base.needsFutureKnowledge }
+    public static var observedKinds: ObservationKinds { Base.observedKinds.union([.taskFinished, .launch]) }
     public var base: Base
     public var initial: SimDuration
     public var factor: Double

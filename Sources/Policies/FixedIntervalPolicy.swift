@@ -16,6 +16,7 @@ import SimCore
 /// - `interval` (duration, default 1h): the period per app.
 /// - `flex` (duration, default 5m): how early a due refresh may run.
 public struct FixedIntervalPolicy: SchedulingPolicy {
+    public static var observedKinds: ObservationKinds { .taskFinished }
     public var interval: SimDuration
     public var flex: SimDuration
     /// Last background run start per app (grows on demand).

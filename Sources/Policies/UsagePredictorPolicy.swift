@@ -24,6 +24,10 @@ import SimCore
 /// - `dailyBudget` (number, joules, default 100): background energy allowed per day.
 /// - `slot` (duration, default 15m): width of the time-of-day slots.
 public struct UsagePredictorPolicy: SchedulingPolicy {
+    /// Only launches change what it learns. (Other observations would only
+    /// roll the day counters forward, which `decide` and the next launch do
+    /// anyway, with the same result.)
+    public static var observedKinds: ObservationKinds { .launch }
     public var leadTime: SimDuration
     public var threshold: Double { didSet { likely.removeAll() } }
     public var decay: Double
