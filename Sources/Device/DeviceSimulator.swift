@@ -45,6 +45,8 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     let capacityJoules: Double
     let chargingWatts: Double
     var batteryAlarm: SimTime = .farFuture
+    /// Inputs of a battery alarm not yet computed (see `scheduleBatteryAlarm`).
+    var alarmInputs: AlarmInputs? = nil
     var energyOnBattery = 0.0       // background joules already taken off the battery
     var lowPowerSince: SimTime? = nil
     var lastSessionEnd: SimTime? = nil
@@ -82,6 +84,13 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     var sinceRefreshSum = 0.0
     var delaySum = 0.0
     var tailLogged = 0.0
+
+    struct AlarmInputs {
+        var anchor: SimTime
+        var level: Double
+        var watts: Double
+        var lowPower: Bool
+    }
 
     struct RunningTask {
         var request: TaskRequest
@@ -171,6 +180,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         consultPolicy()
 
         while true {
+            resolveBatteryAlarm()
             let tSession = nextSessionBoundary
             let tNetwork = networkIndex + 1 < networkSegments.count ? networkSegments[networkIndex + 1].start : .farFuture
             let tCharging = nextChargingBoundary
@@ -190,11 +200,16 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
                 chargingBoundary()
             } else if tSession == t {
                 if inSession { endSession() } else { startSession() }
-            } else if batteryAlarm == t {
-                batteryThresholdReached()
             } else {
-                policyWake = .farFuture
-                consultPolicy()
+                // The eager code recomputed the alarm inside `advanceBattery`
+                // above, before this test: resolve here to compare the same value.
+                resolveBatteryAlarm()
+                if batteryAlarm == t {
+                    batteryThresholdReached()
+                } else {
+                    policyWake = .farFuture
+                    consultPolicy()
+                }
             }
         }
         finish()
