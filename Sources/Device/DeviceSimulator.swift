@@ -110,16 +110,23 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         self.sink = sink
         self.random = DeviceRandom(key: randomKey)
         let n = trace.appNames.count
-        models = trace.appNames.map { configuration.model(forApp: $0) }
+        // Per-user setup is on the whole-suite path (one simulator per user
+        // and configuration): no String work here. With no per-app
+        // overrides every app has the default model (no name lookups).
+        models = configuration.apps.isEmpty
+            ? Array(repeating: configuration.defaultApp, count: n)
+            : trace.appNames.map { configuration.model(forApp: $0) }
         refreshBudget = configuration.refreshBudget
         processingBudget = configuration.processingBudget
+        // Identifiers are interned as their index (refresh 0, processing 1,
+        // fetch 2, as submitted below); the simulator never submits or
+        // cancels by name, so every app shares one identifier list instead
+        // of building "\(app).refresh" and friends per user.
         var registrations: [BackgroundTaskScheduler.App] = []
-        for (i, name) in trace.appNames.enumerated() {
+        registrations.reserveCapacity(n)
+        for i in 0..<n {
             let bar = trace.backgroundAppRefreshEnabled?[i] ?? models[i].backgroundAppRefreshEnabled
-            registrations.append(.init(identifiers: [(configuration.refreshIdentifier(forApp: name), .appRefresh),
-                                                     (name + ".processing", .processing),
-                                                     (name + ".fetch", .legacyFetch)],
-                                       backgroundAppRefreshEnabled: bar))
+            registrations.append(.init(identifiers: internedIdentifiers, backgroundAppRefreshEnabled: bar))
         }
         scheduler = BackgroundTaskScheduler(apps: registrations)
         radio = RadioModel(parameters: configuration.energy)
@@ -257,3 +264,11 @@ extension SimTime {
     @inline(__always)
     static var farFuture: SimTime { SimTime(microseconds: .max) }
 }
+
+/// The permitted identifiers of every simulated app, by index: the
+/// simulator's `refreshIdentifier` (0), `processingIdentifier` (1) and the
+/// legacy fetch (2). Named by role only: the simulator never looks an
+/// identifier up by name. One shared array, so per-user setup allocates
+/// no strings.
+let internedIdentifiers: [(name: String, kind: TaskKind)] =
+    [("refresh", .appRefresh), ("processing", .processing), ("fetch", .legacyFetch)]
