@@ -15,10 +15,13 @@ struct AnyPolicy: SchedulingPolicy {
     var base: any SchedulingPolicy
     /// `type(of: base).needsFutureKnowledge`, read once.
     let needsFuture: Bool
+    /// `type(of: base).observedKinds`, read once.
+    let observes: ObservationKinds
 
     init(_ base: any SchedulingPolicy) {
         self.base = base
         self.needsFuture = type(of: base).needsFutureKnowledge
+        self.observes = type(of: base).observedKinds
     }
 
     mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {

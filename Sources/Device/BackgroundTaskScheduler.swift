@@ -111,6 +111,11 @@ public struct BackgroundTaskScheduler: Sendable {
         pending.append(request)
     }
 
+    /// Exchanges the pending list with `other` (no copy, no reference
+    /// counting): the simulator lends the list to the policy's context.
+    @inline(__always)
+    mutating func swapPending(with other: inout [TaskRequest]) { swap(&pending, &other) }
+
     func index(of id: RequestID) -> Int? { pending.firstIndex { $0.id == id } }
 
     mutating func remove(at i: Int) -> TaskRequest { pending.remove(at: i) }

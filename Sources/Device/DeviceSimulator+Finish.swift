@@ -16,15 +16,35 @@ extension DeviceSimulator {
             metrics.freshLaunchRatio = Double(m.freshLaunches) / launches
             metrics.meanAgeSeconds = ageSum / launches
             metrics.meanTimeSinceRefreshSeconds = sinceRefreshSum / launches
-            ages.sort()
+            // The rank-th smallest age by selection (linear) instead of a
+            // full sort: the same element, so the same value.
             let rank = Int((0.95 * launches).rounded(.up))
-            metrics.p95AgeSeconds = ages[max(0, rank - 1)]
+            metrics.p95AgeSeconds = Self.select(&ages, max(0, rank - 1))
         }
         if m.tasksRun > 0 { metrics.meanDelayPastEarliestBeginSeconds = delaySum / Double(m.tasksRun) }
         if m.freshLaunches > 0 { metrics.joulesPerFreshLaunch = metrics.energy.total / Double(m.freshLaunches) }
         if metrics.days > 0 {
             metrics.batteryPercentPerDayBackground = metrics.energy.total / capacityJoules * 100 / metrics.days
         }
+    }
+}
+
+extension DeviceSimulator {
+    /// The k-th smallest element of `a` (0-based), as `a.sorted()[k]`;
+    /// reorders `a`. Quickselect (Hoare partition, middle pivot).
+    static func select(_ a: inout [Double], _ k: Int) -> Double {
+        var lo = 0, hi = a.count - 1
+        while lo < hi {
+            let pivot = a[(lo + hi) / 2]
+            var i = lo, j = hi
+            while i <= j {
+                while a[i] < pivot { i += 1 }
+                while a[j] > pivot { j -= 1 }
+                if i <= j { a.swapAt(i, j); i += 1; j -= 1 }
+            }
+            if k <= j { hi = j } else if k >= i { lo = i } else { break }
+        }
+        return a[k]
     }
 }
 

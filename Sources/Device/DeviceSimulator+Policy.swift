@@ -11,26 +11,37 @@ extension DeviceSimulator {
     /// `init`; the others are brought up to date here, just before each
     /// policy call. Nothing else reads `ctx`, so it cannot be stale where it
     /// is used.
+    ///
+    /// The pending requests are *moved* into the context (swapped with the
+    /// empty array it holds between calls) rather than shared: sharing costs
+    /// a retain and a release per call and would make the scheduler's next
+    /// submit copy the array (copy-on-write). `releaseContext` moves them
+    /// back; the scheduler's own list is empty in between, and nothing but
+    /// the policy call runs in between.
     @inline(__always)
     mutating func refreshContext() {
         ctx.now = now
         ctx.device = state
-        ctx.pending = scheduler.pending
+        scheduler.swapPending(with: &ctx.pending)
         ctx.radioUpUntil = radio.tailEnds(at: now)
         ctx.lastSessionEnd = lastSessionEnd
         ctx.backgroundJoules = metrics.energy.total
     }
 
-    /// Drops the context's reference to the pending array after a policy
-    /// call, so the scheduler's next submit or removal mutates its array in
-    /// place instead of copying it (copy-on-write of a shared buffer).
+    /// Moves the pending requests back from the context to the scheduler
+    /// after a policy call (see `refreshContext`).
     @inline(__always)
     mutating func releaseContext() {
-        ctx.pending = []
+        scheduler.swapPending(with: &ctx.pending)
     }
 
+    /// Tells the policy, unless it declared that it ignores this kind of
+    /// observation (``SchedulingPolicy/observedKinds``; most observations
+    /// go unread by the simple policies, and each call costs a context
+    /// refresh and a dynamic call).
     @inline(__always)
     mutating func policyObserve(_ observation: PolicyObservation) {
+        guard observes.contains(observation.kind) else { return }
         refreshContext()
         policy.observe(observation, context: ctx)
         releaseContext()
@@ -41,7 +52,7 @@ extension DeviceSimulator {
         refreshContext()
         let decision = policy.decide(context: ctx)
         releaseContext()
-        if let w = decision.wakeAt, w > now { policyWake = w } else { policyWake = .distantFuture }
+        if let w = decision.wakeAt, w > now { policyWake = w } else { policyWake = .farFuture }
         for id in decision.run {
             guard let i = scheduler.index(of: id) else { refuse(id, .notPending); continue }
             if let reason = OSRules.refusal(for: scheduler.pending[i], at: now, state: state) {

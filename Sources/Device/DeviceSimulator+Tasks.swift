@@ -15,7 +15,7 @@ extension DeviceSimulator {
             }
             start(request)
         }
-        if running == nil { taskEnd = .distantFuture }
+        if running == nil { taskEnd = .farFuture }
     }
 
     mutating func start(_ request: TaskRequest) {
@@ -63,7 +63,7 @@ extension DeviceSimulator {
     mutating func finishRunningTask(interrupted: Bool) {
         guard var task = running else { return }
         running = nil
-        taskEnd = .distantFuture
+        taskEnd = .farFuture
         let request = task.request
         let app = Int(request.app)
         let m = models[app]

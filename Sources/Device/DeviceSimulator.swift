@@ -5,10 +5,27 @@ import SimCore
 /// A discrete-event loop over a handful of cursors instead of a general
 /// event queue: the exogenous streams (sessions, network, charging) are
 /// already time-sorted, and the device has only three endogenous timers
-/// (the running task's end, the policy's wake, the next battery threshold).
-/// Each step takes the earliest of these; ties go task end → network →
-/// charging → session end → session start → battery → policy wake. Content
-/// updates are never events: they are read by cursor at launches and fetches.
+/// (the running task's end, the policy's wake, the next battery threshold;
+/// legacy fetches are pending requests, not timers). Each step takes the
+/// earliest of these; ties go task end → network → charging → session end
+/// → session start → battery → policy wake. Content updates are never
+/// events: they are read by cursor at launches and fetches.
+///
+/// Why cursors and not SimCore's `EventQueue`/`Engine` (measured, perf2
+/// round): with the endogenous timers on an `EventQueue` (a timer change is
+/// a cancel plus a push, skipped when the time is unchanged; the due timer
+/// is popped; exogenous streams stay cursors) the whole-simulation
+/// benchmark (`BGBenchmarks --filter simulation`: default suite's 12
+/// configurations, 200 users × 7 days, best of 3, one thread) ran at
+/// 5.2 M events/s against 7.9 M events/s for the cursor loop, alternating
+/// the two binaries in one session on the same 2-core machine — 34 %
+/// slower, far past the 5 % allowed, with byte-identical outputs. The
+/// queue costs ~25–45 ns per push+pop while the device's timers change
+/// several times per event (the policy's wake at every decision, the
+/// battery alarm at most events) and a minimum of six values costs a few
+/// ns. (A radix heap also refuses times before the last pop, which the
+/// battery alarm can produce: see `advanceBattery`.) The experiment is
+/// commit "EXPERIMENT … EventQueue" on branch `perf2-engine-eval`.
 ///
 /// Generic over the policy and the event sink so that both are specialised
 /// (no existential or log cost on the hot path). Start from
@@ -44,7 +61,9 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     var radio: RadioModel
     let capacityJoules: Double
     let chargingWatts: Double
-    var batteryAlarm: SimTime = .distantFuture
+    var batteryAlarm: SimTime = .farFuture
+    /// Inputs of a battery alarm not yet computed (see `scheduleBatteryAlarm`).
+    var alarmInputs: AlarmInputs? = nil
     var energyOnBattery = 0.0       // background joules already taken off the battery
     var lowPowerSince: SimTime? = nil
     var lastSessionEnd: SimTime? = nil
@@ -55,14 +74,17 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     /// Whether the run stopped at `eventLimit` before the horizon.
     public private(set) var hitEventLimit = false
 
+    /// The observation kinds the policy reads (others are not delivered).
+    let observes: ObservationKinds
+
     /// The policy's context, kept up to date before each policy call (see `refreshContext`).
     var ctx: PolicyContext
 
     // Policy timer and the task worker.
-    var policyWake: SimTime = .distantFuture
+    var policyWake: SimTime = .farFuture
     var runQueue: [TaskRequest] = []
     var running: RunningTask? = nil
-    var taskEnd: SimTime = .distantFuture
+    var taskEnd: SimTime = .farFuture
 
     // Content and per-app bookkeeping.
     var updateCursor: [Int]
@@ -79,6 +101,13 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     var sinceRefreshSum = 0.0
     var delaySum = 0.0
     var tailLogged = 0.0
+
+    struct AlarmInputs {
+        var anchor: SimTime
+        var level: Double
+        var watts: Double
+        var lowPower: Bool
+    }
 
     struct RunningTask {
         var request: TaskRequest
@@ -98,16 +127,23 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         self.sink = sink
         self.random = DeviceRandom(key: randomKey)
         let n = trace.appNames.count
-        models = trace.appNames.map { configuration.model(forApp: $0) }
+        // Per-user setup is on the whole-suite path (one simulator per user
+        // and configuration): no String work here. With no per-app
+        // overrides every app has the default model (no name lookups).
+        models = configuration.apps.isEmpty
+            ? Array(repeating: configuration.defaultApp, count: n)
+            : trace.appNames.map { configuration.model(forApp: $0) }
         refreshBudget = configuration.refreshBudget
         processingBudget = configuration.processingBudget
+        // Identifiers are interned as their index (refresh 0, processing 1,
+        // fetch 2, as submitted below); the simulator never submits or
+        // cancels by name, so every app shares one identifier list instead
+        // of building "\(app).refresh" and friends per user.
         var registrations: [BackgroundTaskScheduler.App] = []
-        for (i, name) in trace.appNames.enumerated() {
+        registrations.reserveCapacity(n)
+        for i in 0..<n {
             let bar = trace.backgroundAppRefreshEnabled?[i] ?? models[i].backgroundAppRefreshEnabled
-            registrations.append(.init(identifiers: [(configuration.refreshIdentifier(forApp: name), .appRefresh),
-                                                     (name + ".processing", .processing),
-                                                     (name + ".fetch", .legacyFetch)],
-                                       backgroundAppRefreshEnabled: bar))
+            registrations.append(.init(identifiers: internedIdentifiers, backgroundAppRefreshEnabled: bar))
         }
         scheduler = BackgroundTaskScheduler(apps: registrations)
         radio = RadioModel(parameters: configuration.energy)
@@ -123,6 +159,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         ages.reserveCapacity(trace.sessions.count)
         // A boxed policy answers for the type inside the box.
         let needsFuture = (policy as? AnyPolicy)?.needsFuture ?? Policy.needsFutureKnowledge
+        observes = (policy as? AnyPolicy)?.observes ?? Policy.observedKinds
         if needsFuture {
             var launches = Array(repeating: [SimTime](), count: n)
             for s in trace.sessions { launches[Int(s.app)].append(s.start) }
@@ -167,8 +204,9 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         consultPolicy()
 
         while true {
+            resolveBatteryAlarm()
             let tSession = nextSessionBoundary
-            let tNetwork = networkIndex + 1 < networkSegments.count ? networkSegments[networkIndex + 1].start : .distantFuture
+            let tNetwork = networkIndex + 1 < networkSegments.count ? networkSegments[networkIndex + 1].start : .farFuture
             let tCharging = nextChargingBoundary
             var t = min(taskEnd, tNetwork, tCharging, tSession, batteryAlarm, policyWake)
             if t >= horizon { t = horizon }
@@ -186,11 +224,16 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
                 chargingBoundary()
             } else if tSession == t {
                 if inSession { endSession() } else { startSession() }
-            } else if batteryAlarm == t {
-                batteryThresholdReached()
             } else {
-                policyWake = .distantFuture
-                consultPolicy()
+                // The eager code recomputed the alarm inside `advanceBattery`
+                // above, before this test: resolve here to compare the same value.
+                resolveBatteryAlarm()
+                if batteryAlarm == t {
+                    batteryThresholdReached()
+                } else {
+                    policyWake = .farFuture
+                    consultPolicy()
+                }
             }
         }
         finish()
@@ -198,13 +241,13 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     }
 
     var nextSessionBoundary: SimTime {
-        guard sessionIndex < trace.sessions.count else { return .distantFuture }
+        guard sessionIndex < trace.sessions.count else { return .farFuture }
         let s = trace.sessions[sessionIndex]
         return inSession ? s.end : s.start
     }
 
     var nextChargingBoundary: SimTime {
-        guard chargingIndex < trace.charging.count else { return .distantFuture }
+        guard chargingIndex < trace.charging.count else { return .farFuture }
         let c = trace.charging[chargingIndex]
         return inCharging ? c.end : c.start
     }
@@ -230,3 +273,19 @@ public func simulateDeviceWithLog(trace: DeviceTrace, configuration: DeviceConfi
     let m = sim.run()
     return (m, sim.sink)
 }
+
+extension SimTime {
+    /// Equal to `SimTime.distantFuture`, as a constant the optimiser folds:
+    /// a `static let` of another module is read through an accessor call
+    /// with a once-check, several times per simulated event.
+    @inline(__always)
+    static var farFuture: SimTime { SimTime(microseconds: .max) }
+}
+
+/// The permitted identifiers of every simulated app, by index: the
+/// simulator's `refreshIdentifier` (0), `processingIdentifier` (1) and the
+/// legacy fetch (2). Named by role only: the simulator never looks an
+/// identifier up by name. One shared array, so per-user setup allocates
+/// no strings.
+let internedIdentifiers: [(name: String, kind: TaskKind)] =
+    [("refresh", .appRefresh), ("processing", .processing), ("fetch", .legacyFetch)]

@@ -21,6 +21,7 @@ import SimCore
 /// - `base` (policy, required): the policy whose decisions are coalesced.
 public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
     public static var needsFutureKnowledge: Bool { Base.needsFutureKnowledge }
+    public static var observedKinds: ObservationKinds { Base.observedKinds }
     public var base: Base
     public var window: SimDuration
 
@@ -39,23 +40,36 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
         base.observe(observation, context: context)
     }
 
+    /// `wakeAt.map(align)`. Written without closures: this generic type
+    /// runs unspecialised (it is built around a base chosen at run time),
+    /// where a closure capturing `self` instantiated generic metadata on
+    /// every call.
+    func aligned(_ wakeAt: SimTime?) -> SimTime? {
+        guard let w = wakeAt else { return nil }
+        return align(w)
+    }
+
     public mutating func decide(context: PolicyContext) -> PolicyDecision {
         let inner = base.decide(context: context)
-        let wantsToRun = !inner.run.isEmpty || (inner.runAllEligible && context.pending.contains { context.isEligible($0) })
-        let radioUp = context.radioUpUntil.map { $0 > context.now } ?? false
+        var wantsToRun = !inner.run.isEmpty
+        if !wantsToRun && inner.runAllEligible {
+            for r in context.pending where context.isEligible(r) { wantsToRun = true; break }
+        }
+        let radioUp: Bool
+        if let up = context.radioUpUntil { radioUp = up > context.now } else { radioUp = false }
         if radioUp && context.device.network.isOnline {
             // Ride the tail: the base's picks, then everything else that is eligible now.
-            return PolicyDecision(run: inner.run, runAllEligible: true, wakeAt: inner.wakeAt.map(align))
+            return PolicyDecision(run: inner.run, runAllEligible: true, wakeAt: aligned(inner.wakeAt))
         }
         let onGrid = align(context.now) == context.now
         if onGrid {
             return PolicyDecision(run: inner.run, runAllEligible: inner.runAllEligible,
-                                  wakeAt: inner.wakeAt.map(align))
+                                  wakeAt: aligned(inner.wakeAt))
         }
-        var wake = inner.wakeAt.map(align)
+        var wake = aligned(inner.wakeAt)
         if wantsToRun {
             let next = align(context.now)
-            wake = wake.map { min($0, next) } ?? next
+            if let w = wake { wake = min(w, next) } else { wake = next }
         }
         return PolicyDecision(wakeAt: wake)
     }

@@ -18,6 +18,7 @@ import SimCore
 /// - `base` (policy, required): the policy whose runs are held back.
 public struct ExponentialBackoffPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
     public static var needsFutureKnowledge: Bool { Base.needsFutureKnowledge }
+    public static var observedKinds: ObservationKinds { Base.observedKinds.union([.taskFinished, .launch]) }
     public var base: Base
     public var initial: SimDuration
     public var factor: Double
@@ -80,6 +81,9 @@ public struct ExponentialBackoffPolicy<Base: SchedulingPolicy>: SchedulingPolicy
         Int(app) < blockedUntil.count && blockedUntil[Int(app)] > now
     }
 
+    // Written without closures: this generic type runs unspecialised (its
+    // base is chosen at run time), where closures capturing `self`
+    // instantiated generic metadata on every call.
     public mutating func decide(context: PolicyContext) -> PolicyDecision {
         ensure(context.appCount)
         let inner = base.decide(context: context)
@@ -88,12 +92,15 @@ public struct ExponentialBackoffPolicy<Base: SchedulingPolicy>: SchedulingPolicy
         for r in context.pending where blocked(r.app, context.now) {
             anyBlocked = true
             let until = blockedUntil[Int(r.app)]
-            wake = wake.map { min($0, until) } ?? until
+            if let w = wake { wake = min(w, until) } else { wake = until }
         }
         guard anyBlocked else { return PolicyDecision(run: inner.run, runAllEligible: inner.runAllEligible, wakeAt: wake) }
-        var run = inner.run.filter { id in
-            guard let r = context.pending.first(where: { $0.id == id }) else { return true }
-            return !blocked(r.app, context.now)
+        var run: [RequestID] = []
+        for id in inner.run {
+            var app: Int32? = nil
+            for r in context.pending where r.id == id { app = r.app; break }
+            if let app, blocked(app, context.now) { continue }
+            run.append(id)
         }
         if inner.runAllEligible {
             for r in context.pending where !blocked(r.app, context.now) && context.isEligible(r) && !run.contains(r.id) {

@@ -16,6 +16,7 @@ import SimCore
 /// - `interval` (duration, default 1h): the period per app.
 /// - `flex` (duration, default 5m): how early a due refresh may run.
 public struct FixedIntervalPolicy: SchedulingPolicy {
+    public static var observedKinds: ObservationKinds { .taskFinished }
     public var interval: SimDuration
     public var flex: SimDuration
     /// Last background run start per app (grows on demand).
@@ -37,22 +38,35 @@ public struct FixedIntervalPolicy: SchedulingPolicy {
         lastRun[a] = report.start
     }
 
+    /// Whether `r` runs now (a pure function of the request and the context).
+    @inline(__always)
+    func runsNow(_ r: TaskRequest, _ context: PolicyContext) -> Bool {
+        guard context.isEligible(r) else { return false }
+        return r.kind == .processing || context.now >= due(r.app) - flex
+    }
+
+    /// Runs processing when eligible and refreshes when due (within `flex`).
+    ///
+    /// Answers `runAllEligible` instead of a list when every eligible
+    /// request runs (the usual case): the same requests in the same order,
+    /// without allocating an array per decision. The list is built only
+    /// when some eligible request is not yet due.
     public func decide(context: PolicyContext) -> PolicyDecision {
-        var run: [RequestID] = []
         var wake: SimTime? = nil
+        var runs = 0
+        var holdsEligible = false
         for r in context.pending {
-            if r.kind == .processing {
-                if context.isEligible(r) { run.append(r.id) }
-                continue
-            }
-            let due = due(r.app)
-            if context.now >= due - flex && context.isEligible(r) {
-                run.append(r.id)
-            } else {
-                let at = max(due, r.earliestBegin)
-                if at > context.now && (wake == nil || at < wake!) { wake = at }
-            }
+            if runsNow(r, context) { runs += 1; continue }
+            if r.kind == .processing { continue }
+            if context.isEligible(r) { holdsEligible = true }
+            let at = max(due(r.app), r.earliestBegin)
+            if at > context.now && (wake == nil || at < wake!) { wake = at }
         }
+        if runs == 0 { return PolicyDecision(wakeAt: wake) }
+        if !holdsEligible { return PolicyDecision(runAllEligible: true, wakeAt: wake) }
+        var run: [RequestID] = []
+        run.reserveCapacity(runs)
+        for r in context.pending where runsNow(r, context) { run.append(r.id) }
         return PolicyDecision(run: run, wakeAt: wake)
     }
 }

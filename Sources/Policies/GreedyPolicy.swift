@@ -8,6 +8,7 @@ import SimCore
 /// realisable policy gets with the apps' own requests, at the highest
 /// energy). Parameters: none.
 public struct GreedyPolicy: SchedulingPolicy {
+    public static var observedKinds: ObservationKinds { [] }
     public init() {}
 
     public func decide(context: PolicyContext) -> PolicyDecision {

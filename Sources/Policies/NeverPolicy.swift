@@ -5,6 +5,7 @@ import Device
 ///
 /// Source: the baseline of the brief. Parameters: none.
 public struct NeverPolicy: SchedulingPolicy {
+    public static var observedKinds: ObservationKinds { [] }
     public init() {}
     public func decide(context: PolicyContext) -> PolicyDecision { .none }
 }

@@ -13,6 +13,7 @@ import SimCore
 ///   (long enough for the task to finish).
 public struct OraclePolicy: SchedulingPolicy {
     public static var needsFutureKnowledge: Bool { true }
+    public static var observedKinds: ObservationKinds { [.launch, .taskFinished] }
     public var leadTime: SimDuration
     /// When each app's content was last fetched (foreground or background).
     var lastFetch: [SimTime] = []

@@ -24,6 +24,10 @@ import SimCore
 /// - `dailyBudget` (number, joules, default 100): background energy allowed per day.
 /// - `slot` (duration, default 15m): width of the time-of-day slots.
 public struct UsagePredictorPolicy: SchedulingPolicy {
+    /// Only launches change what it learns. (Other observations would only
+    /// roll the day counters forward, which `decide` and the next launch do
+    /// anyway, with the same result.)
+    public static var observedKinds: ObservationKinds { .launch }
     public var leadTime: SimDuration
     public var threshold: Double { didSet { likely.removeAll() } }
     public var decay: Double
@@ -201,12 +205,30 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
             energyAtDayStart = context.backgroundJoules
         }
         let overBudget = context.backgroundJoules - energyAtDayStart >= dailyBudget
+        // The requests that run are marked in a bit mask (pending lists are
+        // short) and answered as `runAllEligible` when they are all the
+        // eligible ones — the same requests in the same order, without an
+        // array per decision; a list only when some eligible request waits.
+        let pending = context.pending
+        let useMask = pending.count <= 64
+        var mask: UInt64 = 0
+        var runs = 0
+        var holdsEligible = false
         var run: [RequestID] = []
         var wake: SimTime? = nil
         let horizonSlots = slotsPerDay
-        for r in context.pending {
+        for (i, r) in pending.enumerated() {
+            var runsNow = false
+            defer {
+                if runsNow {
+                    runs += 1
+                    if useMask { mask |= 1 << UInt64(i) } else { run.append(r.id) }
+                } else if !holdsEligible && context.isEligible(r) {
+                    holdsEligible = true
+                }
+            }
             if r.kind == .processing {
-                if context.isEligible(r) && !overBudget { run.append(r.id) }
+                runsNow = context.isEligible(r) && !overBudget
                 continue
             }
             let a = Int(r.app)
@@ -223,7 +245,7 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
                 let runFrom = start - leadTime
                 if context.now >= runFrom {
                     if context.isEligible(r) && !overBudget {
-                        run.append(r.id)
+                        runsNow = true
                         refreshedFor[a] = start
                     }
                 } else {
@@ -235,6 +257,12 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         if overBudget {
             let tomorrow = SimTime(day: context.now.day + 1)
             wake = wake.map { max($0, tomorrow) } ?? tomorrow
+        }
+        if useMask {
+            if runs == 0 { return PolicyDecision(wakeAt: wake) }
+            if !holdsEligible { return PolicyDecision(runAllEligible: true, wakeAt: wake) }
+            run.reserveCapacity(runs)
+            for (i, r) in pending.enumerated() where mask & (1 << UInt64(i)) != 0 { run.append(r.id) }
         }
         return PolicyDecision(run: run, wakeAt: wake)
     }
