@@ -27,6 +27,39 @@ public enum AtomicFile {
         try commit(temporary: tmp.path, to: path)
     }
 
+    /// Writes a large file piece by piece (no whole-file string in memory):
+    /// `body` calls `emit` with consecutive pieces of text, which are
+    /// buffered and written to the temporary file; the file is renamed onto
+    /// `path` only when `body` returns.
+    public static func stream(to path: String, _ body: ((String) -> Void) -> Void) throws(OutputError) {
+        let url = URL(fileURLWithPath: path)
+        let tmp = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)")
+        guard FileManager.default.createFile(atPath: tmp.path, contents: nil),
+              let handle = try? FileHandle(forWritingTo: tmp) else {
+            throw OutputError(path: path, message: "cannot write; check that the directory exists and is writable")
+        }
+        var buffer = Data()
+        buffer.reserveCapacity(1 << 20)
+        var failure: Error?
+        func flush() {
+            guard failure == nil, !buffer.isEmpty else { return }
+            do { try handle.write(contentsOf: buffer) } catch { failure = error }
+            buffer.removeAll(keepingCapacity: true)
+        }
+        body { piece in
+            buffer.append(contentsOf: piece.utf8)
+            if buffer.count >= 1 << 20 { flush() }
+        }
+        flush()
+        try? handle.close()
+        if let failure {
+            unlink(tmp.path)
+            throw OutputError(path: path, message: "cannot write (\(failure.localizedDescription))")
+        }
+        try commit(temporary: tmp.path, to: path)
+    }
+
     /// Renames a finished temporary file onto its target.
     public static func commit(temporary: String, to path: String) throws(OutputError) {
         if rename(temporary, path) != 0 {

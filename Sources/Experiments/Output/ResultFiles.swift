@@ -9,19 +9,33 @@ public enum ResultFiles {
 
     /// `runs.csv`: one row per configuration × replication × user.
     public static func runsCSV(_ results: ResultSet) -> String {
-        var out = CSV.line(runsKeyColumns + results.metrics.map(\.name))
-        out.reserveCapacity(results.rowCount * (results.metrics.count * 10 + 30))
+        var out = ""
+        emitRuns(results) { out += $0 }
+        return out
+    }
+
+    /// Writes `runs.csv` without holding it in memory (large sweeps).
+    public static func writeRuns(_ results: ResultSet, to path: String) throws(OutputError) {
+        try AtomicFile.stream(to: path) { emit in emitRuns(results, emit) }
+    }
+
+    /// The text of `runs.csv`, one line per call of `emit`.
+    static func emitRuns(_ results: ResultSet, _ emit: (String) -> Void) {
+        emit(CSV.line(runsKeyColumns + results.metrics.map(\.name)))
+        let labels = results.configurations.map(CSV.field)
+        var line = ""
         for r in 0..<results.rowCount {
             let k = results.keys[r]
-            out += CSV.field(results.configurations[k.configuration])
-            out += ",\(k.replication),\(k.user)"
+            line.removeAll(keepingCapacity: true)
+            line += labels[k.configuration]
+            line += ",\(k.replication),\(k.user)"
             for v in results.row(r) {
-                out += ","
-                out += CSV.number(v)
+                line += ","
+                line += CSV.number(v)
             }
-            out += "\n"
+            line += "\n"
+            emit(line)
         }
-        return out
     }
 
     /// Reads `runs.csv` back. Configuration labels are taken in order of first

@@ -21,7 +21,7 @@ public enum RunDirectory {
         let comparisons = Aggregation.comparisons(sorted, baseline: spec.baseline)
         let efficiency = Aggregation.efficiency(sorted, baseline: spec.baseline, seed: spec.seed)
         func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
-        try AtomicFile.write(ResultFiles.runsCSV(sorted), to: path("runs.csv"))
+        try ResultFiles.writeRuns(sorted, to: path("runs.csv"))
         try AtomicFile.write(ResultFiles.summaryCSV(summaries), to: path("summary.csv"))
         try AtomicFile.write(ResultFiles.comparisonCSV(comparisons), to: path("comparison.csv"))
         try AtomicFile.write(ResultFiles.efficiencyCSV(efficiency), to: path("efficiency.csv"))
@@ -62,7 +62,7 @@ public enum RunDirectory {
         try AtomicFile.makeDirectory(directory)
         func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
         let sorted = results.sorted()
-        try AtomicFile.write(ResultFiles.runsCSV(sorted), to: path("runs.csv"))
+        try ResultFiles.writeRuns(sorted, to: path("runs.csv"))
         try AtomicFile.write(wakes.csv(userDays: WakesByHour.userDays(sorted)), to: path("wakes_by_hour.csv"))
         if let events { try AtomicFile.write(events, to: path("events.csv")) }
         try AtomicFile.write(marker.json().serialized(pretty: true) + "\n", to: path("shard.json"))

@@ -46,6 +46,15 @@ public struct ResultSet: Sendable {
         self.metrics = metrics
     }
 
+    /// A table built elsewhere: `values` row-major, one row per key.
+    init(configurations: [String], metrics: [MetricDescriptor], keys: [RunKey], values: [Double]) {
+        precondition(values.count == keys.count * metrics.count, "values do not match keys × metrics")
+        self.configurations = configurations
+        self.metrics = metrics
+        self.keys = keys
+        self.values = values
+    }
+
     public var rowCount: Int { keys.count }
 
     public mutating func append(_ key: RunKey, _ row: [Double]) {
@@ -60,6 +69,7 @@ public struct ResultSet: Sendable {
 
     /// Rows sorted by key (configuration, replication, user).
     public func sorted() -> ResultSet {
+        if zip(keys, keys.dropFirst()).allSatisfy({ $0.0 < $0.1 }) { return self }
         let order = keys.indices.sorted { keys[$0] < keys[$1] }
         var out = ResultSet(configurations: configurations, metrics: metrics)
         out.keys.reserveCapacity(keys.count)

@@ -50,7 +50,6 @@ public struct Runner: Sendable {
     /// The result of one work item: one metrics row per configuration, and
     /// the event-log CSV lines when asked for.
     struct ItemResult: Sendable {
-        var rows: [[Double]]
         var events: String
         /// Main-loop events the simulations of this item processed.
         var simulatedEvents: Int
@@ -74,12 +73,13 @@ public struct Runner: Sendable {
         }
     }
 
-    func runItem(_ item: Int, events: Bool) -> ItemResult {
+    /// Simulates every configuration on work item `item`, writing configuration
+    /// c's metrics row into `rows` at `rowIndex(c)`.
+    func runItem(_ item: Int, events: Bool, rows: RowBuffer, rowIndex: (Int) -> Int) -> ItemResult {
         let r = item / users, u = item % users
         let trace = trace(replication: r, user: u)
         let key = StreamKey.derive(seed: worldSeed(replication: r), user: UInt64(u), stream: "device")
-        var result = ItemResult(rows: [], events: "", simulatedEvents: 0, wakesByHour: [])
-        result.rows.reserveCapacity(policies.count)
+        var result = ItemResult(events: "", simulatedEvents: 0, wakesByHour: [])
         for (c, policy) in policies.enumerated() {
             let metrics: UserMetrics
             if events {
@@ -90,7 +90,7 @@ public struct Runner: Sendable {
             } else {
                 metrics = simulateDevice(trace: trace, configuration: spec.device, policy: policy, randomKey: key)
             }
-            result.rows.append(UserMetrics.columns.map { $0.value(metrics) })
+            rows.store(row: rowIndex(c)) { column in UserMetrics.columns[column].value(metrics) }
             result.simulatedEvents += metrics.events
             result.wakesByHour.append(metrics.wakesByHour)
         }
@@ -117,16 +117,26 @@ public struct Runner: Sendable {
                     progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) -> Output? {
         let items = shard.items(of: itemCount)
         let total = items.count
-        let results = WorkQueue.map(items, threads: threads, shouldStop: shouldStop,
-                                    progress: { progress($0, total) }) { runItem($0, events: events) }
-        guard !shouldStop(), results.allSatisfy({ $0 != nil }) else { return nil }
-
-        var set = ResultSet(configurations: spec.configurations.map(\.label), metrics: Self.metrics)
-        for c in spec.configurations.indices {
-            for (k, item) in items.enumerated() {
-                set.append(RunKey(configuration: c, replication: item / users, user: item % users), results[k]!.rows[c])
+        let labels = spec.configurations.map(\.label)
+        // Rows go straight into the result table, configuration-major in item
+        // order — already the output order — so nothing is copied or sorted
+        // afterwards (peak memory is one table, not two).
+        var values = [Double](repeating: .nan, count: labels.count * total * Self.metrics.count)
+        let results = values.withUnsafeMutableBufferPointer { buffer in
+            let rows = RowBuffer(buffer, width: Self.metrics.count)
+            return WorkQueue.map(items, threads: threads, shouldStop: shouldStop,
+                                 progress: { progress($0, total) }) { item in
+                runItem(item, events: events, rows: rows) { c in c * total + (item - items.lowerBound) }
             }
         }
+        guard !shouldStop(), results.allSatisfy({ $0 != nil }) else { return nil }
+
+        var keys: [RunKey] = []
+        keys.reserveCapacity(labels.count * total)
+        for c in labels.indices {
+            for item in items { keys.append(RunKey(configuration: c, replication: item / users, user: item % users)) }
+        }
+        let set = ResultSet(configurations: labels, metrics: Self.metrics, keys: keys, values: values)
         var log: String? = nil
         if events {
             log = CSV.line(["configuration", "replication", "user"] + DeviceEvent.columns.map(\.name))
@@ -138,5 +148,22 @@ public struct Runner: Sendable {
         }
         return Output(results: set, events: log, itemCount: total,
                       simulatedEvents: results.reduce(0) { $0 + $1!.simulatedEvents }, wakesByHour: wakes)
+    }
+}
+
+/// The result table seen by the worker threads: each work item writes only
+/// its own rows (disjoint ranges), and the table is read only after every
+/// worker has joined, which is why the unchecked `Sendable` is sound.
+struct RowBuffer: @unchecked Sendable {
+    private let base: UnsafeMutableBufferPointer<Double>
+    private let width: Int
+
+    init(_ base: UnsafeMutableBufferPointer<Double>, width: Int) {
+        self.base = base
+        self.width = width
+    }
+
+    func store(row: Int, _ value: (Int) -> Double) {
+        for column in 0..<width { base[row * width + column] = value(column) }
     }
 }
