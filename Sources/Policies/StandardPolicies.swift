@@ -55,9 +55,12 @@ extension PolicyRegistry {
             return wrap(base!)
         },
         PolicyDescriptor(
-            name: "oracle", summary: "sees future launches and updates; refreshes just before stale launches (bound, not realisable)",
-            parameters: [PolicyParameter("leadTime", .duration, default: .string("1m"), "refresh this long before the launch")]) { p, _ in
-            OraclePolicy(leadTime: p.duration("leadTime"))
+            name: "oracle", summary: "sees future launches and updates; refreshes late before launches that would be stale (foresight reference, not realisable, not a strict bound)",
+            parameters: [
+                PolicyParameter("leadTime", .duration, default: .string("1m"), "the latest a refresh starts before the launch"),
+                PolicyParameter("radioWindow", .duration, default: .string("10m"), "before the launch, refresh earlier if the radio is already up within this"),
+            ]) { p, _ in
+            OraclePolicy(leadTime: p.duration("leadTime"), radioWindow: p.duration("radioWindow"))
         },
     ])
 }
