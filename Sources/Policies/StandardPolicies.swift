@@ -21,8 +21,8 @@ extension PolicyRegistry {
         PolicyDescriptor(
             name: "usage-predictor", summary: "learns launch times by time of day and weekday; refreshes shortly before likely launches",
             parameters: [
-                PolicyParameter("leadTime", .duration, default: .string("10m"), "refresh this long before a likely launch"),
-                PolicyParameter("threshold", .number, default: .number(0.3), range: 0...1, "launch probability in a slot that triggers a refresh"),
+                PolicyParameter("leadTime", .duration, default: .string("2m"), "refresh this long before a likely launch"),
+                PolicyParameter("threshold", .number, default: .number(0.15), range: 0...1, "launch probability in a slot that triggers a refresh"),
                 PolicyParameter("decay", .number, default: .number(0.9), range: 0...1, "per-day weight of past observations"),
                 PolicyParameter("dailyBudget", .number, default: .number(100), range: 0...1e12, "background joules allowed per day"),
                 PolicyParameter("slot", .duration, default: .string("15m"), "width of the time-of-day slots"),

@@ -25,11 +25,20 @@ import SimCore
 /// iOS's own "app usage at this time of day" signal (WWDC 2020,
 /// "Background execution demystified").
 /// Parameters:
-/// - `leadTime` (duration, default 10m): how long before a likely launch to refresh.
-/// - `threshold` (number, default 0.3): launch probability in a slot that triggers a refresh.
+/// - `leadTime` (duration, default 2m): how long before a likely launch to refresh.
+/// - `threshold` (number, default 0.15): launch probability in a slot that triggers a refresh.
 /// - `decay` (number, default 0.9): per-day weight of the past (1 = never forget).
 /// - `dailyBudget` (number, joules, default 100): background energy allowed per day.
 /// - `slot` (duration, default 15m): width of the time-of-day slots.
+///
+/// Defaults chosen on a population other than the default suite's (seed 99,
+/// 300 users × 14 days, grid leadTime 1m/2m/5m/10m × slot 5m/10m/15m ×
+/// threshold 0.1–0.4): the extra joules per extra fresh launch hardly move
+/// across the grid (15–18 J), 15-min slots are the most efficient at every
+/// threshold, the lead time barely matters (2m: the latest that leaves the
+/// task time to finish); threshold 0.15 gives a fresh-launch ratio of 0.372
+/// (never: 0.293; 0.3: 0.320) and a mean age at launch of 2.1 h (0.3: 3.4 h)
+/// for 64 J a day, within the 100 J budget.
 public struct UsagePredictorPolicy: SchedulingPolicy {
     /// Launches change what it learns; finished tasks say which slots have
     /// been refreshed for and what a run costs. (Other observations would
@@ -86,7 +95,7 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     var energyDay = 0
     var energyAtDayStart = 0.0
 
-    public init(leadTime: SimDuration = .minutes(10), threshold: Double = 0.3, decay: Double = 0.9,
+    public init(leadTime: SimDuration = .minutes(2), threshold: Double = 0.15, decay: Double = 0.9,
                 dailyBudget: Double = 100, slot: SimDuration = .minutes(15)) {
         self.leadTime = leadTime
         self.threshold = threshold

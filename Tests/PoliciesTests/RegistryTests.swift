@@ -21,7 +21,7 @@ final class RegistryTests: XCTestCase {
         XCTAssertEqual(b.cap, .hours(1))
         XCTAssertEqual(b.base.window, .minutes(10))
         XCTAssertEqual(b.base.base.threshold, 0.5)
-        XCTAssertEqual(b.base.base.leadTime, .minutes(10), "default")
+        XCTAssertEqual(b.base.base.leadTime, .minutes(2), "default")
     }
 
     func testRejectionsCarryTheirJSONPath() {
