@@ -64,3 +64,18 @@ final class ExamplePolicyTests: XCTestCase {
         }
     }
 }
+
+final class GuideTests: XCTestCase {
+    /// Docs/WritingAPolicy.md quotes ExamplePolicy.swift between its
+    /// `MARK: example begin` / `end` lines, verbatim.
+    func testGuideQuotesTheCompiledExample() throws {
+        let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let example = try String(contentsOf: here.appendingPathComponent("ExamplePolicy.swift"), encoding: .utf8)
+        let guide = try String(contentsOf: here.appendingPathComponent("../../Docs/WritingAPolicy.md").standardized, encoding: .utf8)
+        let begin = try XCTUnwrap(example.range(of: "// MARK: example begin\n"))
+        let end = try XCTUnwrap(example.range(of: "// MARK: example end"))
+        let quoted = String(example[begin.upperBound..<end.lowerBound]).trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertTrue(guide.contains("```swift\n" + quoted + "\n```"), "the guide's example differs from ExamplePolicy.swift")
+        XCTAssertTrue(guide.contains("observedKinds"))
+    }
+}
