@@ -104,7 +104,6 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
         if let w = ownWake, w >= radioUpUntil { ownWake = align(w) }
 
         var run: [RequestID] = []
-        var runAll = inner.runAllEligible
         var future = context
         var copy = base
         var w = inner.wakeAt
@@ -125,12 +124,11 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
             }
             w = d.wakeAt
         }
-        if run.isEmpty { return PolicyDecision(run: inner.run, runAllEligible: runAll, wakeAt: ownWake) }
-        if runAll {
-            // Everything eligible now runs anyway; the pulled requests are among it.
-            return PolicyDecision(run: inner.run, runAllEligible: true, wakeAt: ownWake)
+        if run.isEmpty || inner.runAllEligible {
+            // Nothing pulled, or everything eligible now runs anyway (the
+            // pulled requests among it): the base's own decision.
+            return PolicyDecision(run: inner.run, runAllEligible: inner.runAllEligible, wakeAt: ownWake)
         }
-        runAll = false
         return PolicyDecision(run: inner.run + run, runAllEligible: false, wakeAt: ownWake)
     }
 }
