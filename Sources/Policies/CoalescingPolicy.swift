@@ -2,26 +2,47 @@ import Device
 import SimCore
 
 /// `coalescing` — wraps any policy and aligns its wakes so that several
-/// tasks share one radio promotion and one tail.
+/// tasks share one radio promotion and one tail, without ever running
+/// something the base would not run soon.
 ///
-/// Wakes the base asks for are moved to the next multiple of `window`
-/// (time 0 + k·window), so apps whose refreshes fall due at different times
-/// in a window run together in one wake, back to back, inside one radio
-/// tail. What the base wants to run off the grid waits for the next grid
-/// point — unless the radio is already up (in the tail of a foreground
-/// session or of other work): then the base's picks run at once, together
-/// with every other eligible request, since riding a running tail costs no
-/// promotion.
+/// - **Radio idle** (or offline): the base decides as usual, but its wakes
+///   are deferred to the next point of a grid of `window` (time 0 +
+///   k·window). What the base wants to run off the grid waits for the next
+///   grid point, so work falling due at different times within one window
+///   runs in one wake, back to back, inside one radio tail (Android's
+///   inexact-alarm batching). On a grid point the base's decision is passed
+///   through unchanged.
+/// - **Radio already up** (`context.radioUpUntil > now`, online: in the
+///   tail of a foreground session or of other work): the base's own picks
+///   run at once, and its *next* decisions are pulled forward by up to
+///   `window`. The base is a value type, so a copy of it is asked what it
+///   would decide at its next wake `w` (a context with `now = w`, if
+///   `w ≤ now + window`; then again at that decision's wake, up to
+///   `maxLookahead` steps); of what the copy would run there, the requests
+///   the OS allows *now* run now, while the radio is up. The copy is then
+///   discarded: policies keep their bookkeeping in `observe` (the
+///   `.taskFinished` of what actually ran reaches the real base), never in
+///   `decide`, so nothing needs committing and nothing is recorded for runs
+///   that did not happen. The base's energy budget still applies: a base
+///   over budget decides to run nothing, at `w` as now. A wake on another
+///   day than `now` is not pulled forward (daily budgets and day counters
+///   restart at midnight: the copy would spend tomorrow's budget today).
+///
+/// So coalescing(X) runs nothing X would not run within `window`, and
+/// coalescing(never) is never.
 ///
 /// Source: Android's inexact alarm batching (`AlarmManager`: alarms fire
 /// within a window and join the first batch whose window overlaps) and
 /// TailEnder (Balasubramanian et al., IMC 2009).
 /// Parameters:
-/// - `window` (duration, default 15m): the alignment grid.
+/// - `window` (duration, default 15m): the alignment grid, and how far
+///   ahead the base's decisions are pulled while the radio is up.
 /// - `base` (policy, required): the policy whose decisions are coalesced.
 public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
     public static var needsFutureKnowledge: Bool { Base.needsFutureKnowledge }
     public static var observedKinds: ObservationKinds { Base.observedKinds }
+    /// Most successive base decisions looked at while the radio is up.
+    public static var maxLookahead: Int { 16 }
     public var base: Base
     public var window: SimDuration
 
@@ -51,26 +72,63 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
 
     public mutating func decide(context: PolicyContext) -> PolicyDecision {
         let inner = base.decide(context: context)
+        let now = context.now
+        if let up = context.radioUpUntil, up > now, context.device.network.isOnline {
+            return rideTail(inner, context: context, radioUpUntil: up)
+        }
         var wantsToRun = !inner.run.isEmpty
         if !wantsToRun && inner.runAllEligible {
             for r in context.pending where context.isEligible(r) { wantsToRun = true; break }
         }
-        let radioUp: Bool
-        if let up = context.radioUpUntil { radioUp = up > context.now } else { radioUp = false }
-        if radioUp && context.device.network.isOnline {
-            // Ride the tail: the base's picks, then everything else that is eligible now.
-            return PolicyDecision(run: inner.run, runAllEligible: true, wakeAt: aligned(inner.wakeAt))
-        }
-        let onGrid = align(context.now) == context.now
-        if onGrid {
+        if align(now) == now {
             return PolicyDecision(run: inner.run, runAllEligible: inner.runAllEligible,
                                   wakeAt: aligned(inner.wakeAt))
         }
         var wake = aligned(inner.wakeAt)
         if wantsToRun {
-            let next = align(context.now)
+            let next = align(now)
             if let w = wake { wake = min(w, next) } else { wake = next }
         }
         return PolicyDecision(wakeAt: wake)
+    }
+
+    /// The radio is up until `radioUpUntil`: the base's picks now, plus what
+    /// a copy of the base would run at its next wakes within `window` that
+    /// is eligible now.
+    func rideTail(_ inner: PolicyDecision, context: PolicyContext, radioUpUntil: SimTime) -> PolicyDecision {
+        let now = context.now
+        let horizon = now + window
+        // The base's next wake: kept as is while the radio is still up then,
+        // aligned to the grid otherwise.
+        var ownWake = inner.wakeAt
+        if let w = ownWake, w >= radioUpUntil { ownWake = align(w) }
+
+        var run: [RequestID] = []
+        var future = context
+        var copy = base
+        var w = inner.wakeAt
+        var steps = 0
+        while let t = w, t > future.now, t <= horizon, t.day == now.day, steps < Self.maxLookahead {
+            steps += 1
+            future.now = t
+            let d = copy.decide(context: future)
+            // What the copy would run at t, restricted to what may start now.
+            for r in context.pending where context.isEligible(r) {
+                var picked = d.runAllEligible && future.isEligible(r)
+                if !picked { for id in d.run where id == r.id { picked = true; break } }
+                guard picked else { continue }
+                var already = false
+                for id in inner.run where id == r.id { already = true; break }
+                if !already { for id in run where id == r.id { already = true; break } }
+                if !already { run.append(r.id) }
+            }
+            w = d.wakeAt
+        }
+        if run.isEmpty || inner.runAllEligible {
+            // Nothing pulled, or everything eligible now runs anyway (the
+            // pulled requests among it): the base's own decision.
+            return PolicyDecision(run: inner.run, runAllEligible: inner.runAllEligible, wakeAt: ownWake)
+        }
+        return PolicyDecision(run: inner.run + run, runAllEligible: false, wakeAt: ownWake)
     }
 }

@@ -1,11 +1,13 @@
-/// A JSON value, as found in an experiment file's policy parameters.
-public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
+/// The value of a policy parameter, as written in an experiment file's `params`
+/// (any JSON value; encoded and decoded as that plain JSON value). Not to be
+/// confused with the Experiments module's general `JSONValue`.
+public enum ParameterValue: Sendable, Hashable, Codable, CustomStringConvertible {
     case number(Double)
     case string(String)
     case bool(Bool)
     case null
-    case array([JSONValue])
-    case object([String: JSONValue])
+    case array([ParameterValue])
+    case object([String: ParameterValue])
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
@@ -13,8 +15,8 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
         else if let b = try? c.decode(Bool.self) { self = .bool(b) }
         else if let d = try? c.decode(Double.self) { self = .number(d) }
         else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: JSONValue].self)) }
+        else if let a = try? c.decode([ParameterValue].self) { self = .array(a) }
+        else { self = .object(try c.decode([String: ParameterValue].self)) }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -49,7 +51,7 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
 /// and rejected otherwise.
 public struct PolicyConfiguration: Sendable, Hashable, Codable {
     public var name: String
-    public var params: [String: JSONValue]
+    public var params: [String: ParameterValue]
     private var baseStorage: [PolicyConfiguration]
 
     /// The wrapped policy (wrappers only).
@@ -58,7 +60,7 @@ public struct PolicyConfiguration: Sendable, Hashable, Codable {
         set { baseStorage = newValue.map { [$0] } ?? [] }
     }
 
-    public init(name: String, params: [String: JSONValue] = [:], base: PolicyConfiguration? = nil) {
+    public init(name: String, params: [String: ParameterValue] = [:], base: PolicyConfiguration? = nil) {
         self.name = name
         self.params = params
         self.baseStorage = base.map { [$0] } ?? []
@@ -74,7 +76,7 @@ public struct PolicyConfiguration: Sendable, Hashable, Codable {
         }
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = try c.decode(String.self, forKey: .name)
-        params = try c.decodeIfPresent([String: JSONValue].self, forKey: .params) ?? [:]
+        params = try c.decodeIfPresent([String: ParameterValue].self, forKey: .params) ?? [:]
         baseStorage = try c.decodeIfPresent(PolicyConfiguration.self, forKey: .base).map { [$0] } ?? []
     }
 

@@ -19,11 +19,11 @@ public struct PolicyParameter: Sendable {
     }
     public var name: String
     public var kind: Kind
-    public var defaultValue: JSONValue
+    public var defaultValue: ParameterValue
     public var range: ClosedRange<Double>?
     public var summary: String
 
-    public init(_ name: String, _ kind: Kind, default defaultValue: JSONValue,
+    public init(_ name: String, _ kind: Kind, default defaultValue: ParameterValue,
                 range: ClosedRange<Double>? = nil, _ summary: String) {
         self.name = name
         self.kind = kind
@@ -35,7 +35,7 @@ public struct PolicyParameter: Sendable {
 
 /// Parameter values after validation (defaults filled in).
 public struct PolicyParameterValues: Sendable {
-    var values: [String: JSONValue]
+    var values: [String: ParameterValue]
     /// The duration parameter `name` (validated).
     public func duration(_ name: String) -> SimDuration {
         guard case .string(let s) = values[name], let d = try? SimDuration(parsing: s) else {
@@ -92,7 +92,7 @@ public struct PolicyRegistry: Sendable {
             throw PolicyConfigurationError(path: path + ".name",
                 message: "unknown policy \"\(config.name)\"; known: \(descriptors.map(\.name).sorted().joined(separator: ", "))")
         }
-        var values: [String: JSONValue] = [:]
+        var values: [String: ParameterValue] = [:]
         for p in d.parameters { values[p.name] = p.defaultValue }
         for (key, value) in config.params.sorted(by: { $0.key < $1.key }) {
             let at = path + ".params." + key

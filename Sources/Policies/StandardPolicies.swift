@@ -21,8 +21,8 @@ extension PolicyRegistry {
         PolicyDescriptor(
             name: "usage-predictor", summary: "learns launch times by time of day and weekday; refreshes shortly before likely launches",
             parameters: [
-                PolicyParameter("leadTime", .duration, default: .string("10m"), "refresh this long before a likely launch"),
-                PolicyParameter("threshold", .number, default: .number(0.3), range: 0...1, "launch probability in a slot that triggers a refresh"),
+                PolicyParameter("leadTime", .duration, default: .string("2m"), "refresh this long before a likely launch"),
+                PolicyParameter("threshold", .number, default: .number(0.15), range: 0...1, "launch probability in a slot that triggers a refresh"),
                 PolicyParameter("decay", .number, default: .number(0.9), range: 0...1, "per-day weight of past observations"),
                 PolicyParameter("dailyBudget", .number, default: .number(100), range: 0...1e12, "background joules allowed per day"),
                 PolicyParameter("slot", .duration, default: .string("15m"), "width of the time-of-day slots"),
@@ -55,9 +55,12 @@ extension PolicyRegistry {
             return wrap(base!)
         },
         PolicyDescriptor(
-            name: "oracle", summary: "sees future launches and updates; refreshes just before stale launches (bound, not realisable)",
-            parameters: [PolicyParameter("leadTime", .duration, default: .string("1m"), "refresh this long before the launch")]) { p, _ in
-            OraclePolicy(leadTime: p.duration("leadTime"))
+            name: "oracle", summary: "sees future launches and updates; refreshes late before launches that would be stale (foresight reference, not realisable, not a strict bound)",
+            parameters: [
+                PolicyParameter("leadTime", .duration, default: .string("1m"), "the latest a refresh starts before the launch"),
+                PolicyParameter("radioWindow", .duration, default: .string("10m"), "before the launch, refresh earlier if the radio is already up within this"),
+            ]) { p, _ in
+            OraclePolicy(leadTime: p.duration("leadTime"), radioWindow: p.duration("radioWindow"))
         },
     ])
 }

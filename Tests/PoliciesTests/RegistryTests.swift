@@ -21,7 +21,7 @@ final class RegistryTests: XCTestCase {
         XCTAssertEqual(b.cap, .hours(1))
         XCTAssertEqual(b.base.window, .minutes(10))
         XCTAssertEqual(b.base.base.threshold, 0.5)
-        XCTAssertEqual(b.base.base.leadTime, .minutes(10), "default")
+        XCTAssertEqual(b.base.base.leadTime, .minutes(2), "default")
     }
 
     func testRejectionsCarryTheirJSONPath() {
@@ -62,5 +62,20 @@ final class ExamplePolicyTests: XCTestCase {
             let h = e.start!.timeOfDay.seconds / 3600
             XCTAssertTrue(h >= 7 && h < 23, "ran at \(e.start!)")
         }
+    }
+}
+
+final class GuideTests: XCTestCase {
+    /// Docs/WritingAPolicy.md quotes ExamplePolicy.swift between its
+    /// `MARK: example begin` / `end` lines, verbatim.
+    func testGuideQuotesTheCompiledExample() throws {
+        let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let example = try String(contentsOf: here.appendingPathComponent("ExamplePolicy.swift"), encoding: .utf8)
+        let guide = try String(contentsOf: here.appendingPathComponent("../../Docs/WritingAPolicy.md").standardized, encoding: .utf8)
+        let begin = try XCTUnwrap(example.range(of: "// MARK: example begin\n"))
+        let end = try XCTUnwrap(example.range(of: "// MARK: example end"))
+        let quoted = String(example[begin.upperBound..<end.lowerBound]).trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertTrue(guide.contains("```swift\n" + quoted + "\n```"), "the guide's example differs from ExamplePolicy.swift")
+        XCTAssertTrue(guide.contains("observedKinds"))
     }
 }
