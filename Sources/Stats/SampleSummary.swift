@@ -27,8 +27,17 @@ public struct SampleSummary: Sendable, Equatable {
     public let ciLow: Double
     public let ciHigh: Double
 
-    /// The finite values, sorted ascending (kept for further quantiles).
-    public let sorted: [Double]
+    /// The finite values, sorted ascending (kept for further quantiles;
+    /// empty after ``compacted()``).
+    public private(set) var sorted: [Double]
+
+    /// The same statistics without the sorted values, for keeping many
+    /// summaries of large samples (``quantile(_:)`` then returns NaN).
+    public func compacted() -> SampleSummary {
+        var copy = self
+        copy.sorted = []
+        return copy
+    }
 
     public init(_ values: [Double]) {
         GSL.prepare()

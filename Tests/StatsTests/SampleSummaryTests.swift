@@ -53,6 +53,15 @@ final class SampleSummaryTests: XCTestCase {
         XCTAssertEqual(s.mean, SampleSummary(a).mean)
     }
 
+    func testCompactedKeepsStatisticsAndDropsValues() {
+        let s = SampleSummary(a), c = s.compacted()
+        XCTAssertTrue(c.sorted.isEmpty)
+        XCTAssertEqual(c.mean, s.mean)
+        XCTAssertEqual(c.p95, s.p95)
+        XCTAssertEqual(c.ciHigh, s.ciHigh)
+        XCTAssertTrue(c.quantile(0.5).isNaN)
+    }
+
     func testQuantileEndpointsAreMinAndMax() {
         let s = SampleSummary(a)
         XCTAssertEqual(s.quantile(0), 1.2)
