@@ -53,17 +53,17 @@ extension DeviceSimulator {
         (state.isCharging ? chargingWatts : 0) - (state.isScreenOn ? trace.screenOnDrainWatts : trace.idleDrainWatts)
     }
 
-    /// Integrates the battery from `now` to `t` (linear between events) and
-    /// takes off the background energy spent since the last call.
+    /// Integrates the battery from `now` to `t` (linear between events),
+    /// takes off the background energy spent since the last call, and
+    /// moves `now` to `t`.
     ///
-    /// Known bug, kept so results stay comparable (reported in round perf2,
-    /// not fixed here): the alarm scheduled below is anchored at `now`, the
-    /// *previous* event's time, with the level already advanced to `t`, so
-    /// it comes early by the gap. When the alarm itself is the event at `t`,
-    /// the recomputed alarm no longer equals `t`: the threshold is handled
-    /// as a policy wake, and the next step can go back in time (the early
-    /// alarm is before `t`). Counted on the default suite at 200 users ×
-    /// 14 days: 390 backward steps, 625 such misrouted events.
+    /// `now` moves *before* the alarm is rescheduled: the alarm is anchored
+    /// at the time of the level it starts from. (Until round fix-device the
+    /// caller moved `now` after this call, so an alarm scheduled here was
+    /// anchored at the previous event's time with the level already at `t`:
+    /// it came early by the gap, snapped the level to 20 %/10 % too soon,
+    /// and the next step could go back in time — 390 backward steps and 625
+    /// misrouted events on the default suite at 200 users × 14 days.)
     mutating func advanceBattery(to t: SimTime) {
         let dt = Double(t.microseconds - now.microseconds) * 1e-6
         let spent = metrics.energy.total - energyOnBattery
@@ -71,6 +71,7 @@ extension DeviceSimulator {
         var level = state.batteryPercent + (batteryWatts * dt - spent) / capacityJoules * 100
         level = min(100, max(0, level))
         state.batteryPercent = level
+        now = t
         if level < metrics.minBatteryPercent { metrics.minBatteryPercent = level }
         if spent > 0 { scheduleBatteryAlarm() }
     }

@@ -23,8 +23,8 @@ import SimCore
 /// queue costs ~25–45 ns per push+pop while the device's timers change
 /// several times per event (the policy's wake at every decision, the
 /// battery alarm at most events) and a minimum of six values costs a few
-/// ns. (A radix heap also refuses times before the last pop, which the
-/// battery alarm can produce: see `advanceBattery`.) The experiment is
+/// ns. (A radix heap also refuses times before the last pop; the loop never
+/// goes back in time, checked under `BGBENCH_INVARIANTS`.) The experiment is
 /// commit "EXPERIMENT … EventQueue" on branch `perf2-engine-eval`.
 ///
 /// Generic over the policy and the event sink so that both are specialised
@@ -210,8 +210,10 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
             let tCharging = nextChargingBoundary
             var t = min(taskEnd, tNetwork, tCharging, tSession, batteryAlarm, policyWake)
             if t >= horizon { t = horizon }
-            advanceBattery(to: t)
-            now = t
+            #if BGBENCH_INVARIANTS
+            precondition(t >= now, "simulated time went backwards: \(now) -> \(t)")
+            #endif
+            advanceBattery(to: t)   // also moves `now` to `t`
             if t >= horizon { break }
             metrics.events += 1
             if metrics.events > eventLimit { hitEventLimit = true; break }
@@ -225,8 +227,8 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
             } else if tSession == t {
                 if inSession { endSession() } else { startSession() }
             } else {
-                // The eager code recomputed the alarm inside `advanceBattery`
-                // above, before this test: resolve here to compare the same value.
+                // `advanceBattery` above may have rescheduled the alarm:
+                // resolve here to compare the current value.
                 resolveBatteryAlarm()
                 if batteryAlarm == t {
                     batteryThresholdReached()
