@@ -8,7 +8,10 @@ import SimCore
 /// (the running task's end, the policy's wake, the next battery threshold;
 /// legacy fetches are pending requests, not timers). Each step takes the
 /// earliest of these; ties go task end → network → charging → session end
-/// → session start → battery → policy wake. Content updates are never
+/// → session start → battery → policy wake. Background energy charged
+/// during a step comes off the battery at the end of that step; a
+/// threshold crossed by it (or by the drain) is handled as a battery event
+/// at the same time. Content updates are never
 /// events: they are read by cursor at launches and fetches.
 ///
 /// Why cursors and not SimCore's `EventQueue`/`Engine` (measured, perf2
@@ -64,6 +67,9 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     var batteryAlarm: SimTime = .farFuture
     /// Inputs of a battery alarm not yet computed (see `scheduleBatteryAlarm`).
     var alarmInputs: AlarmInputs? = nil
+    /// Thresholds the level crossed and the threshold logic has not yet
+    /// handled (`BatteryCrossing` bits): the battery event is due now.
+    var pendingCrossings: UInt8 = 0
     var energyOnBattery = 0.0       // background joules already taken off the battery
     var lowPowerSince: SimTime? = nil
     var lastSessionEnd: SimTime? = nil
@@ -202,13 +208,15 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         if Sink.isEnabled { logState("initial") }
         scheduleBatteryAlarm()
         consultPolicy()
+        settleBackgroundEnergy()
 
         while true {
             resolveBatteryAlarm()
             let tSession = nextSessionBoundary
             let tNetwork = networkIndex + 1 < networkSegments.count ? networkSegments[networkIndex + 1].start : .farFuture
             let tCharging = nextChargingBoundary
-            var t = min(taskEnd, tNetwork, tCharging, tSession, batteryAlarm, policyWake)
+            let tBattery = pendingCrossings == 0 ? batteryAlarm : now
+            var t = min(taskEnd, tNetwork, tCharging, tSession, tBattery, policyWake)
             if t >= horizon { t = horizon }
             #if BGBENCH_INVARIANTS
             precondition(t >= now, "simulated time went backwards: \(now) -> \(t)")
@@ -230,13 +238,14 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
                 // `advanceBattery` above may have rescheduled the alarm:
                 // resolve here to compare the current value.
                 resolveBatteryAlarm()
-                if batteryAlarm == t {
+                if pendingCrossings != 0 || batteryAlarm == t {
                     batteryThresholdReached()
                 } else {
                     policyWake = .farFuture
                     consultPolicy()
                 }
             }
+            settleBackgroundEnergy()
         }
         finish()
         return metrics

@@ -14,7 +14,7 @@ final class BatteryThresholdTests: XCTestCase {
     /// A 1 Wh battery at 25 % draining 1 W (screen on or off, no charger)
     /// with one legacy fetch at 100 s (0.05 J wake + 1 s of 1 W CPU,
     /// no network): 5 % = 180 J is gone at 180 − 1.05 = 178.95 s. Below
-    /// 20 % the fetch is refused (rule 4), so 10 % comes 180 s later.
+    /// 20 % the fetch is refused (rule 4), so 10 % (360 J more) comes 360 s later.
     func testBatteryAlarmFiresAtTheExactCrossing() {
         var trace = DeviceTrace(horizon: SimTime(day: 1), appNames: ["news"], lowPowerAccepted: [[false, false]],
                                 screenOnDrainWatts: 1, idleDrainWatts: 1, initialBatteryPercent: 25)
@@ -33,7 +33,7 @@ final class BatteryThresholdTests: XCTestCase {
         XCTAssertEqual(r20.count, 1)
         XCTAssertEqual(r10.count, 1)
         if let r = r20.first { XCTAssertEqual(r.time.seconds, t20, accuracy: 2e-6) }
-        if let r = r10.first { XCTAssertEqual(r.time.seconds, t20 + 180, accuracy: 2e-6) }
+        if let r = r10.first { XCTAssertEqual(r.time.seconds, t20 + 360, accuracy: 2e-6) }
     }
 
     /// Simulated time never goes backwards: every policy call (decision or
