@@ -5,7 +5,8 @@ extension DeviceSimulator {
     /// Starts the next queued task (re-checking the rules: state may have
     /// changed since it was queued).
     mutating func startNextTask() {
-        while running == nil, !runQueue.isEmpty {
+        // Nothing starts at or after the end of the run.
+        while running == nil, !runQueue.isEmpty, now < horizon {
             let request = runQueue.removeFirst()
             // The state changed while it waited behind another task (e.g. a
             // session started): not the policy's fault, it goes back to pending.

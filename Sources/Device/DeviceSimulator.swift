@@ -48,6 +48,8 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     let refreshIdentifier: Int32 = 0
     let processingIdentifier: Int32 = 1
     let future: FutureLaunches?
+    /// End of the run (`trace.horizon`).
+    let horizon: SimTime
 
     // Exogenous cursors.
     var sessionIndex = 0
@@ -139,6 +141,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         models = configuration.apps.isEmpty
             ? Array(repeating: configuration.defaultApp, count: n)
             : trace.appNames.map { configuration.model(forApp: $0) }
+        horizon = trace.horizon
         refreshBudget = configuration.refreshBudget
         processingBudget = configuration.processingBudget
         // Identifiers are interned as their index (refresh 0, processing 1,

@@ -27,6 +27,9 @@ public struct UserMetrics: Sendable, Hashable {
     public var tasksExpired: Int = 0
     /// Tasks that failed (network or server).
     public var tasksFailed: Int = 0
+    /// Tasks still running at the end of the horizon: neither succeeded nor
+    /// expired (right-censored). tasksRun = succeeded + expired + failed + censored.
+    public var tasksCensored: Int = 0
     /// Runs the policy asked for that the OS refused.
     public var tasksRefused: Int = 0
     /// Refused runs by reason, indexed by `Refusal.rawValue`.
@@ -84,6 +87,7 @@ public struct UserMetrics: Sendable, Hashable {
         Column(name: "tasks_succeeded", unit: "count", description: "tasks ended successfully") { Double($0.tasksSucceeded) },
         Column(name: "tasks_expired", unit: "count", description: "tasks expired (budget, session start, unplugged)") { Double($0.tasksExpired) },
         Column(name: "tasks_failed", unit: "count", description: "tasks failed (network/server)") { Double($0.tasksFailed) },
+        Column(name: "tasks_censored", unit: "count", description: "tasks still running at the end of the horizon, neither succeeded nor expired") { Double($0.tasksCensored) },
         Column(name: "tasks_refused", unit: "count", description: "runs asked by the policy and refused by the OS rules") { Double($0.tasksRefused) },
         Column(name: "submissions_rejected", unit: "count", description: "submit calls that failed (notPermitted, tooManyPendingTaskRequests, unavailable)") { Double($0.submissionsRejected) },
         Column(name: "energy_wake_j", unit: "J", description: "background wake-up overhead") { $0.energy.wake },
