@@ -14,9 +14,10 @@ extension DeviceSimulator {
         }
     }
 
-    /// Tails the radio settled on its own (network change, foreground start,
-    /// end of run) are added to the metrics here and logged as tail rows;
-    /// tail gaps paid by a transfer are in that task's row instead.
+    /// Tails the radio settled (network change, foreground start, end of
+    /// run, and the tail gap a transfer settles when it starts inside an
+    /// earlier tail) are added to the metrics here and logged as tail rows;
+    /// a task's own row never holds tail energy.
     mutating func syncRadioTail() {
         let delta = radio.energy.tail - metrics.energy.tail
         guard delta > 0 else { return }

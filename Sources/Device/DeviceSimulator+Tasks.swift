@@ -42,13 +42,19 @@ extension DeviceSimulator {
                                                  latency: work.serverLatency)
                 dataEnd = t.end
                 ledger = t.ledger
+                // The tail gap this transfer settled (from the previous
+                // transfer's end to now) is the earlier work's tail, not
+                // this task's: it goes to the metrics as a tail row, and
+                // the task's ledger holds only its own promotion and active
+                // energy (then CPU). So wasted energy never includes it.
+                ledger.tail = 0
+                syncRadioTail()
             } else {
                 fails = true
             }
         }
         metrics.energy.promotion += ledger.promotion
         metrics.energy.active += ledger.active
-        metrics.energy.tail += ledger.tail
         var cpu = work.cpuSeconds
         if request.kind == .processing { cpu = max(0, cpu - processingProgress[app]) }
         let natural = fails ? dataEnd : dataEnd + SimDuration.seconds(cpu)

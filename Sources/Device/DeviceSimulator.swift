@@ -124,7 +124,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         var naturalEnd: SimTime
         var cpuSeconds: Double
         var fails: Bool
-        var ledger: EnergyLedger    // wake + radio charged at start
+        var ledger: EnergyLedger    // the task's own promotion + active (+ CPU at its end); no wake, no tail
     }
 
     public init(trace: DeviceTrace, configuration: DeviceConfiguration, policy: Policy,

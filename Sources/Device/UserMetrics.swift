@@ -38,7 +38,9 @@ public struct UserMetrics: Sendable, Hashable {
     public var submissionsRejected: Int = 0
     /// Background energy by component, joules.
     public var energy = EnergyLedger()
-    /// Energy of expired and failed tasks (their wake, CPU and radio, tails excluded), joules.
+    /// Energy of expired and failed tasks: their CPU, radio promotion and
+    /// radio active energy, joules. Wake-ups (shared by a batch) and radio
+    /// tails (settled later, possibly shared) are excluded.
     public var wastedEnergyJoules: Double = 0
     /// Background energy as battery percent per simulated day.
     public var batteryPercentPerDayBackground: Double = .nan
@@ -96,7 +98,7 @@ public struct UserMetrics: Sendable, Hashable {
         Column(name: "energy_active_j", unit: "J", description: "radio active transfer energy of background work") { $0.energy.active },
         Column(name: "energy_tail_j", unit: "J", description: "radio tails of background work beyond foreground tails") { $0.energy.tail },
         Column(name: "energy_total_j", unit: "J", description: "all background energy") { $0.energy.total },
-        Column(name: "energy_wasted_j", unit: "J", description: "energy of expired and failed tasks (excluding tails)") { $0.wastedEnergyJoules },
+        Column(name: "energy_wasted_j", unit: "J", description: "CPU + radio promotion + radio active energy of expired and failed tasks (wake-ups and tails excluded)") { $0.wastedEnergyJoules },
         Column(name: "battery_pct_per_day_bg", unit: "%/d", description: "background energy as battery percent per day") { $0.batteryPercentPerDayBackground },
         Column(name: "wasted_refreshes", unit: "count", description: "background refreshes that fetched nothing new or were replaced before any launch") { Double($0.wastedRefreshes) },
         Column(name: "chain_breaks", unit: "count", description: "handlers that forgot to resubmit") { Double($0.chainBreaks) },
