@@ -6,6 +6,7 @@ extension DeviceSimulator {
         let s = trace.sessions[sessionIndex]
         inSession = true
         state.isScreenOn = true
+        state.foregroundApp = s.app
         scheduleBatteryAlarm()
         // Rule 3: processing is expired the moment the user uses the device.
         if let r = running, r.request.kind == .processing { finishRunningTask(interrupted: true) }
@@ -24,6 +25,7 @@ extension DeviceSimulator {
         inSession = false
         sessionIndex += 1
         state.isScreenOn = false
+        state.foregroundApp = nil
         lastSessionEnd = now
         scheduleBatteryAlarm()
         if Sink.isEnabled { logState("screen_off") }
