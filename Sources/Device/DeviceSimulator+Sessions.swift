@@ -18,6 +18,9 @@ extension DeviceSimulator {
         if Sink.isEnabled { logState("screen_on") }
         policyObserve(.stateChanged(.screenOn))
         policyObserve(.launch(app: s.app))
+        // A decision point at session start, only for policies that read
+        // launches or ask for it (most decisions would not change here).
+        if decidesAtSessionStart { consultPolicy() }
     }
 
     mutating func endSession() {

@@ -84,6 +84,9 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
 
     /// The observation kinds the policy reads (others are not delivered).
     let observes: ObservationKinds
+    /// Consult the policy at session start: it observes launches or asks
+    /// for it (``SchedulingPolicy/decidesAtSessionStart``).
+    let decidesAtSessionStart: Bool
 
     /// The policy's context, kept up to date before each policy call (see `refreshContext`).
     var ctx: PolicyContext
@@ -169,6 +172,8 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         // A boxed policy answers for the type inside the box.
         let needsFuture = (policy as? AnyPolicy)?.needsFuture ?? Policy.needsFutureKnowledge
         observes = (policy as? AnyPolicy)?.observes ?? Policy.observedKinds
+        decidesAtSessionStart = observes.contains(.launch)
+            || ((policy as? AnyPolicy)?.decidesAtStart ?? Policy.decidesAtSessionStart)
         if needsFuture {
             var launches = Array(repeating: [SimTime](), count: n)
             for s in trace.sessions { launches[Int(s.app)].append(s.start) }

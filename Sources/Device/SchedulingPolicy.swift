@@ -25,6 +25,17 @@ public protocol SchedulingPolicy: Sendable {
     /// `observe` really ignores the rest. Default: `.all`.
     static var observedKinds: ObservationKinds { get }
 
+    /// Whether the policy wants a decision point at the start of every
+    /// foreground session (right after the `.launch` observation), even
+    /// though it does not observe launches. Policies that observe
+    /// `.launch` are always consulted there; the others only if this is
+    /// true. Default false: at a session start nothing becomes eligible
+    /// that was not before, so a policy that ignores launches decides as it
+    /// did at the last decision point — except one that acts on the radio
+    /// being up (coalescing: run pending work while the session keeps the
+    /// radio active), which should answer true.
+    static var decidesAtSessionStart: Bool { get }
+
     /// Something happened. Default: ignore it.
     mutating func observe(_ observation: PolicyObservation, context: PolicyContext)
 
@@ -35,6 +46,7 @@ public protocol SchedulingPolicy: Sendable {
 extension SchedulingPolicy {
     public static var needsFutureKnowledge: Bool { false }
     public static var observedKinds: ObservationKinds { .all }
+    public static var decidesAtSessionStart: Bool { false }
     public mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {}
 }
 
