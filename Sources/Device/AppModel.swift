@@ -106,6 +106,12 @@ public struct AppModel: Sendable, Hashable, Codable {
     public var processingInterval: SimDuration?
     public var processingRequiresExternalPower: Bool
     public var processingRequiresNetwork: Bool
+    /// After a refresh *fails* (not expired), the app resubmits its refresh
+    /// request for now + this delay, replacing the pending one (rule 2);
+    /// nil = never retry (the request submitted at handler start stands).
+    /// Default 1 min, an assumption: apps commonly retry a failed fetch
+    /// soon. This is what gives a backoff policy something to act on.
+    public var retryDelayAfterFailure: SimDuration?
 
     public init(refresh: WorkModel = .refreshDefault, processing: WorkModel = .processingDefault,
                 usesLegacyFetch: Bool = false, minimumFetchInterval: SimDuration = .minutes(15),
@@ -113,7 +119,8 @@ public struct AppModel: Sendable, Hashable, Codable {
                 forgetProbability: Double = 0.0, reportsHonestly: Bool = true,
                 checkpointsOnExpiration: Bool = true, backgroundAppRefreshEnabled: Bool = true,
                 processingInterval: SimDuration? = nil, processingRequiresExternalPower: Bool = true,
-                processingRequiresNetwork: Bool = true) {
+                processingRequiresNetwork: Bool = true,
+                retryDelayAfterFailure: SimDuration? = .minutes(1)) {
         self.refresh = refresh
         self.processing = processing
         self.usesLegacyFetch = usesLegacyFetch
@@ -127,13 +134,14 @@ public struct AppModel: Sendable, Hashable, Codable {
         self.processingInterval = processingInterval
         self.processingRequiresExternalPower = processingRequiresExternalPower
         self.processingRequiresNetwork = processingRequiresNetwork
+        self.retryDelayAfterFailure = retryDelayAfterFailure
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case refresh, processing, usesLegacyFetch, minimumFetchInterval, refreshEarliestBeginDelay,
              resubmitsAtStart, forgetProbability, reportsHonestly, checkpointsOnExpiration,
              backgroundAppRefreshEnabled, processingInterval, processingRequiresExternalPower,
-             processingRequiresNetwork
+             processingRequiresNetwork, retryDelayAfterFailure
     }
 
     public init(from decoder: any Decoder) throws {
@@ -159,6 +167,14 @@ public struct AppModel: Sendable, Hashable, Codable {
         processingRequiresExternalPower = try c.value(.processingRequiresExternalPower,
                                                       default: d.processingRequiresExternalPower)
         processingRequiresNetwork = try c.value(.processingRequiresNetwork, default: d.processingRequiresNetwork)
+        // Absent: the default; null: never retry.
+        if !c.contains(.retryDelayAfterFailure) {
+            retryDelayAfterFailure = d.retryDelayAfterFailure
+        } else if try c.decodeNil(forKey: .retryDelayAfterFailure) {
+            retryDelayAfterFailure = nil
+        } else {
+            retryDelayAfterFailure = try c.duration(.retryDelayAfterFailure, default: .zero)
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -176,5 +192,10 @@ public struct AppModel: Sendable, Hashable, Codable {
         if let p = processingInterval { try c.encodeDuration(p, forKey: .processingInterval) }
         try c.encode(processingRequiresExternalPower, forKey: .processingRequiresExternalPower)
         try c.encode(processingRequiresNetwork, forKey: .processingRequiresNetwork)
+        if let r = retryDelayAfterFailure {
+            try c.encodeDuration(r, forKey: .retryDelayAfterFailure)
+        } else {
+            try c.encodeNil(forKey: .retryDelayAfterFailure)
+        }
     }
 }

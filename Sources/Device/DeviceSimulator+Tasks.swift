@@ -122,6 +122,12 @@ extension DeviceSimulator {
         if request.kind == .appRefresh && !m.resubmitsAtStart {
             resubmit(request, run: runCount[app * 3] - 1)
         }
+        // The app retries a failed refresh soon (replacing the request its
+        // handler submitted): `AppModel.retryDelayAfterFailure`.
+        if outcome == .failed && request.kind == .appRefresh, let delay = m.retryDelayAfterFailure {
+            submit(app: request.app, identifier: refreshIdentifier, earliestBegin: now + delay,
+                   power: false, network: m.refresh.usesNetwork)
+        }
         if request.kind == .legacyFetch { armLegacyFetch(app: request.app, after: now) }
         let report = TaskReport(request: request, start: task.start, end: now, outcome: outcome,
                                 fetchResult: fetchResult, energyJoules: task.ledger.total)

@@ -16,8 +16,9 @@ final class TaskLedgerTests: XCTestCase {
         var failing = work
         failing.failureProbabilityCellular = 1
         var config = DeviceConfiguration()
+        // One run each (forget to resubmit, no retry after the failure).
         config.apps = ["a": AppModel(refresh: work, forgetProbability: 1),
-                       "b": AppModel(refresh: failing, forgetProbability: 1)]
+                       "b": AppModel(refresh: failing, forgetProbability: 1, retryDelayAfterFailure: nil)]
         let s0 = SimTime(day: 0, plus: .hours(1))
         let sessions: [DeviceTrace.Session] = [
             .init(start: s0, end: s0 + .seconds(10 as Int64), app: 0),
