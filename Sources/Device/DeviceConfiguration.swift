@@ -5,7 +5,10 @@ import SimCore
 /// Codable with defaults: an experiment file overrides only what it names,
 /// and unknown keys are rejected with their path.
 public struct DeviceConfiguration: Sendable, Hashable, Codable {
-    /// Apps' behaviour and work keyed by app name; apps not listed use `defaultApp`.
+    /// Apps' behaviour and work keyed by app name; apps not listed use
+    /// `defaultApp`. Default `AppDefaults.apps` (the podcast app has a
+    /// daily processing task); a spec's `apps` is merged over it (an app it
+    /// names gets exactly the model given, the others keep theirs).
     public var apps: [String: AppModel]
     /// The model of every app not named in `apps`.
     public var defaultApp: AppModel
@@ -25,7 +28,7 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
     /// Charger power into the battery, watts, when the trace gives none.
     public var chargingWatts: Double
 
-    public init(apps: [String: AppModel] = [:], defaultApp: AppModel = AppModel(),
+    public init(apps: [String: AppModel] = AppDefaults.apps, defaultApp: AppModel = AppModel(),
                 refreshBudget: SimDuration = .seconds(30 as Int64), processingBudget: SimDuration = .minutes(5),
                 batteryCapacityWh: Double? = nil, energy: EnergyParameters = .default,
                 refreshIdentifierFormat: String = "{app}.refresh", foregroundFetch: Bool = true,
@@ -59,7 +62,7 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
             .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let d = DeviceConfiguration()
-        apps = try c.value(.apps, default: d.apps)
+        apps = d.apps.merging(try c.value(.apps, default: [:])) { $1 }
         defaultApp = try c.value(.defaultApp, default: d.defaultApp)
         refreshBudget = try c.duration(.refreshBudget, default: d.refreshBudget)
         processingBudget = try c.duration(.processingBudget, default: d.processingBudget)

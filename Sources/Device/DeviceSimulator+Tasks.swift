@@ -1,3 +1,4 @@
+import Foundation
 import SimCore
 
 // Running background tasks: one at a time, in the order the policy gave.
@@ -39,7 +40,7 @@ extension DeviceSimulator {
         if work.usesNetwork {
             if state.network.isOnline {
                 let t = radio.backgroundTransfer(at: now, bytesUp: work.bytesUp, bytesDown: work.bytesDown,
-                                                 latency: work.serverLatency)
+                                                 latency: serverLatency(work, slot: slot, run: n))
                 dataEnd = t.end
                 ledger = t.ledger
                 // The tail gap this transfer settled (from the previous
@@ -134,6 +135,20 @@ extension DeviceSimulator {
         policyObserve(.taskFinished(report))
         startNextTask()
         if running == nil { consultPolicy() }
+    }
+
+    /// This run's server latency: the median `serverLatency` times
+    /// exp(σ·Z), Z standard normal by Box–Muller from two uniforms keyed
+    /// like the failure draw (app, kind, run number): the same task has the
+    /// same latency under every policy (common random numbers).
+    func serverLatency(_ work: WorkModel, slot: Int, run n: UInt64) -> SimDuration {
+        let sigma = work.serverLatencySigma
+        guard sigma > 0 else { return work.serverLatency }
+        let u1 = 1 - random.uniform(RandomPurpose.serverLatency.rawValue, UInt64(slot), n)   // (0, 1]
+        let u2 = random.uniform(RandomPurpose.serverLatency2.rawValue, UInt64(slot), n)
+        let z = (-2 * Foundation.log(u1)).squareRoot() * Foundation.cos(2 * Double.pi * u2)
+        let seconds = min(work.serverLatency.seconds * Foundation.exp(sigma * z), 86_400)
+        return SimDuration(microseconds: Int64((seconds * 1e6).rounded()))
     }
 
     /// The handler resubmits its refresh request, unless it forgets (rule 6).

@@ -11,7 +11,7 @@ final class TaskLedgerTests: XCTestCase {
     /// tail (the gap belongs to the first task's transfer, not to the failure).
     func testWastedEnergyExcludesSettledTailGap() {
         let lte = RadioParameters.lte
-        let work = WorkModel(cpuSeconds: 0.5, bytesUp: 2_000, bytesDown: 50_000, serverLatency: .milliseconds(300),
+        let work = WorkModel(cpuSeconds: 0.5, bytesUp: 2_000, bytesDown: 50_000, serverLatency: .milliseconds(300), serverLatencySigma: 0,
                              failureProbabilityWifi: 0, failureProbabilityCellular: 0)
         var failing = work
         failing.failureProbabilityCellular = 1
