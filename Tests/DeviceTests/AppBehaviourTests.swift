@@ -124,4 +124,13 @@ final class DefaultWorldTests: XCTestCase {
         XCTAssertEqual(processing.first?.outcome, .success)
         XCTAssertGreaterThanOrEqual(processing.first!.start!, SimTime(day: 0, plus: .hours(23)))
     }
+
+    /// `refreshIdentifierFormat` is gone (identifiers are interned by role):
+    /// a spec that still names it is rejected with the key's name.
+    func testRefreshIdentifierFormatIsRejected() {
+        let json = #"{"refreshIdentifierFormat": "{app}.refresh"}"#
+        XCTAssertThrowsError(try JSONDecoder().decode(DeviceConfiguration.self, from: Data(json.utf8))) { error in
+            XCTAssertTrue("\(error)".contains("refreshIdentifierFormat"))
+        }
+    }
 }
