@@ -38,7 +38,6 @@ enum RandomPurpose: UInt64 {
     case taskFailure = 1
     case forgetsToResubmit = 2
     case jitter = 3
-    /// Server latency (two uniforms for one Box–Muller normal).
+    /// Server latency (one uniform through the normal quantile).
     case serverLatency = 4
-    case serverLatency2 = 5
 }

@@ -1,4 +1,4 @@
-import Device
+@testable import Device
 import SimCore
 import Foundation
 import XCTest
@@ -101,6 +101,15 @@ final class DefaultWorldTests: XCTestCase {
         let (_, log2) = simulateDeviceWithLog(trace: trace, configuration: config, policy: Late(), randomKey: 3)
         let d2 = log2.events.filter { $0.kind == .task && $0.outcome == .success }.map { ($0.end! - $0.start!).seconds }
         XCTAssertEqual(Array(durations.prefix(50)), Array(d2.prefix(50)))
+    }
+
+    func testNormalQuantile() {
+        XCTAssertEqual(standardNormalQuantile(0.5), 0, accuracy: 1e-12)
+        XCTAssertEqual(standardNormalQuantile(0.975), 1.959963984540054, accuracy: 1e-8)
+        XCTAssertEqual(standardNormalQuantile(0.001), -3.090232306167814, accuracy: 1e-8)
+        XCTAssertEqual(standardNormalQuantile(0.999), 3.090232306167814, accuracy: 1e-8)
+        XCTAssertEqual(standardNormalQuantile(0.2), -0.8416212335729143, accuracy: 1e-8)
+        XCTAssertTrue(standardNormalQuantile(0).isFinite)
     }
 
     func testPodcastHasDailyProcessingByDefault() throws {
