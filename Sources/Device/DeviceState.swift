@@ -77,7 +77,7 @@ public enum OSRules {
             if state.batteryPercent < lowBatteryPercent { return .lowBattery }
         }
         if request.kind == .processing && state.isScreenOn { return .screenOn }
-        if state.foregroundApp == request.app { return .appInForeground }
+        if let f = state.foregroundApp, f == request.app { return .appInForeground }
         if request.requiresExternalPower && !state.isCharging { return .needsExternalPower }
         if request.requiresNetworkConnectivity && !state.network.isOnline { return .needsNetwork }
         return nil
