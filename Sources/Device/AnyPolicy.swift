@@ -17,11 +17,14 @@ struct AnyPolicy: SchedulingPolicy {
     let needsFuture: Bool
     /// `type(of: base).observedKinds`, read once.
     let observes: ObservationKinds
+    /// `type(of: base).decidesAtSessionStart`, read once.
+    let decidesAtStart: Bool
 
     init(_ base: any SchedulingPolicy) {
         self.base = base
         self.needsFuture = type(of: base).needsFutureKnowledge
         self.observes = type(of: base).observedKinds
+        self.decidesAtStart = type(of: base).decidesAtSessionStart
     }
 
     mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {

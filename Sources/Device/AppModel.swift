@@ -8,8 +8,14 @@ public struct WorkModel: Sendable, Hashable, Codable {
     public var bytesUp: Double
     /// Bytes received.
     public var bytesDown: Double
-    /// Server latency before the bytes flow (radio active meanwhile).
+    /// Server latency before the bytes flow (radio active meanwhile): the
+    /// median when `serverLatencySigma` > 0.
     public var serverLatency: SimDuration
+    /// Lognormal spread of the server latency: each run draws
+    /// serverLatency · exp(σ·Z), Z standard normal, from the device's
+    /// counter-based random stream keyed by (app, kind, run number), so the
+    /// same task has the same latency under every policy. 0 = constant.
+    public var serverLatencySigma: Double
     /// Probability the task fails on Wi-Fi.
     public var failureProbabilityWifi: Double
     /// Probability the task fails on cellular.
@@ -17,23 +23,27 @@ public struct WorkModel: Sendable, Hashable, Codable {
     /// Whether the task uses the network at all.
     public var usesNetwork: Bool
 
+    /// Defaults: those of `AppDefaults.refreshWork` (`WorkModel()` equals it).
     public init(cpuSeconds: Double = 0.5, bytesUp: Double = 2_000, bytesDown: Double = 50_000,
-                serverLatency: SimDuration = .milliseconds(300), failureProbabilityWifi: Double = 0.01,
-                failureProbabilityCellular: Double = 0.03, usesNetwork: Bool = true) {
+                serverLatency: SimDuration = .milliseconds(300),
+                serverLatencySigma: Double = AppDefaults.serverLatencySigma,
+                failureProbabilityWifi: Double = AppDefaults.failureProbabilityWifi,
+                failureProbabilityCellular: Double = AppDefaults.failureProbabilityCellular,
+                usesNetwork: Bool = true) {
         self.cpuSeconds = cpuSeconds
         self.bytesUp = bytesUp
         self.bytesDown = bytesDown
         self.serverLatency = serverLatency
+        self.serverLatencySigma = serverLatencySigma
         self.failureProbabilityWifi = failureProbabilityWifi
         self.failureProbabilityCellular = failureProbabilityCellular
         self.usesNetwork = usesNetwork
     }
 
-    /// A small feed refresh: 0.5 s CPU, 2 kB up, 50 kB down, 300 ms latency (assumed).
-    public static let refreshDefault = WorkModel()
-    /// A maintenance job: 60 s CPU, 10 kB up, 2 MB down (assumed).
-    public static let processingDefault = WorkModel(cpuSeconds: 60, bytesUp: 10_000, bytesDown: 2_000_000,
-                                                    serverLatency: .milliseconds(500))
+    /// `AppDefaults.refreshWork`.
+    public static var refreshDefault: WorkModel { AppDefaults.refreshWork }
+    /// `AppDefaults.processingWork`.
+    public static var processingDefault: WorkModel { AppDefaults.processingWork }
     /// Instantaneous and never failing: for closed-form tests.
     public static let instant = WorkModel(cpuSeconds: 0, bytesUp: 0, bytesDown: 0, serverLatency: .zero,
                                           failureProbabilityWifi: 0, failureProbabilityCellular: 0,
@@ -49,7 +59,7 @@ public struct WorkModel: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case cpuSeconds, bytesUp, bytesDown, serverLatency, failureProbabilityWifi,
+        case cpuSeconds, bytesUp, bytesDown, serverLatency, serverLatencySigma, failureProbabilityWifi,
              failureProbabilityCellular, usesNetwork
     }
 
@@ -57,11 +67,13 @@ public struct WorkModel: Sendable, Hashable, Codable {
         try decoder.container(keyedBy: AnyCodingKey.self)
             .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        let d = WorkModel()
+        // Missing keys take the default refresh work (`AppDefaults.refreshWork`).
+        let d = AppDefaults.refreshWork
         cpuSeconds = try c.value(.cpuSeconds, default: d.cpuSeconds)
         bytesUp = try c.value(.bytesUp, default: d.bytesUp)
         bytesDown = try c.value(.bytesDown, default: d.bytesDown)
         serverLatency = try c.duration(.serverLatency, default: d.serverLatency)
+        serverLatencySigma = try c.value(.serverLatencySigma, default: d.serverLatencySigma)
         failureProbabilityWifi = try c.value(.failureProbabilityWifi, default: d.failureProbabilityWifi)
         failureProbabilityCellular = try c.value(.failureProbabilityCellular, default: d.failureProbabilityCellular)
         usesNetwork = try c.value(.usesNetwork, default: d.usesNetwork)
@@ -73,13 +85,14 @@ public struct WorkModel: Sendable, Hashable, Codable {
         try c.encode(bytesUp, forKey: .bytesUp)
         try c.encode(bytesDown, forKey: .bytesDown)
         try c.encodeDuration(serverLatency, forKey: .serverLatency)
+        try c.encode(serverLatencySigma, forKey: .serverLatencySigma)
         try c.encode(failureProbabilityWifi, forKey: .failureProbabilityWifi)
         try c.encode(failureProbabilityCellular, forKey: .failureProbabilityCellular)
         try c.encode(usesNetwork, forKey: .usesNetwork)
     }
 }
 
-/// How one app uses the background-task API.
+/// How one app uses the background-task API. Defaults: `AppDefaults`.
 public struct AppModel: Sendable, Hashable, Codable {
     /// Work of one app-refresh (or legacy fetch) run.
     public var refresh: WorkModel
@@ -106,14 +119,22 @@ public struct AppModel: Sendable, Hashable, Codable {
     public var processingInterval: SimDuration?
     public var processingRequiresExternalPower: Bool
     public var processingRequiresNetwork: Bool
+    /// After a refresh *fails* (not expired), the app resubmits its refresh
+    /// request for now + this delay, replacing the pending one (rule 2);
+    /// nil = never retry (the request submitted at handler start stands).
+    /// Default `AppDefaults.retryDelayAfterFailure` (1 min, an assumption:
+    /// apps commonly retry a failed fetch soon). This is what gives a
+    /// backoff policy something to act on.
+    public var retryDelayAfterFailure: SimDuration?
 
     public init(refresh: WorkModel = .refreshDefault, processing: WorkModel = .processingDefault,
-                usesLegacyFetch: Bool = false, minimumFetchInterval: SimDuration = .minutes(15),
-                refreshEarliestBeginDelay: SimDuration = .minutes(15), resubmitsAtStart: Bool = true,
+                usesLegacyFetch: Bool = false, minimumFetchInterval: SimDuration = AppDefaults.minimumFetchInterval,
+                refreshEarliestBeginDelay: SimDuration = AppDefaults.refreshEarliestBeginDelay, resubmitsAtStart: Bool = true,
                 forgetProbability: Double = 0.0, reportsHonestly: Bool = true,
                 checkpointsOnExpiration: Bool = true, backgroundAppRefreshEnabled: Bool = true,
                 processingInterval: SimDuration? = nil, processingRequiresExternalPower: Bool = true,
-                processingRequiresNetwork: Bool = true) {
+                processingRequiresNetwork: Bool = true,
+                retryDelayAfterFailure: SimDuration? = AppDefaults.retryDelayAfterFailure) {
         self.refresh = refresh
         self.processing = processing
         self.usesLegacyFetch = usesLegacyFetch
@@ -127,13 +148,14 @@ public struct AppModel: Sendable, Hashable, Codable {
         self.processingInterval = processingInterval
         self.processingRequiresExternalPower = processingRequiresExternalPower
         self.processingRequiresNetwork = processingRequiresNetwork
+        self.retryDelayAfterFailure = retryDelayAfterFailure
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case refresh, processing, usesLegacyFetch, minimumFetchInterval, refreshEarliestBeginDelay,
              resubmitsAtStart, forgetProbability, reportsHonestly, checkpointsOnExpiration,
              backgroundAppRefreshEnabled, processingInterval, processingRequiresExternalPower,
-             processingRequiresNetwork
+             processingRequiresNetwork, retryDelayAfterFailure
     }
 
     public init(from decoder: any Decoder) throws {
@@ -159,6 +181,14 @@ public struct AppModel: Sendable, Hashable, Codable {
         processingRequiresExternalPower = try c.value(.processingRequiresExternalPower,
                                                       default: d.processingRequiresExternalPower)
         processingRequiresNetwork = try c.value(.processingRequiresNetwork, default: d.processingRequiresNetwork)
+        // Absent: the default; null: never retry.
+        if !c.contains(.retryDelayAfterFailure) {
+            retryDelayAfterFailure = d.retryDelayAfterFailure
+        } else if try c.decodeNil(forKey: .retryDelayAfterFailure) {
+            retryDelayAfterFailure = nil
+        } else {
+            retryDelayAfterFailure = try c.duration(.retryDelayAfterFailure, default: .zero)
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -176,5 +206,10 @@ public struct AppModel: Sendable, Hashable, Codable {
         if let p = processingInterval { try c.encodeDuration(p, forKey: .processingInterval) }
         try c.encode(processingRequiresExternalPower, forKey: .processingRequiresExternalPower)
         try c.encode(processingRequiresNetwork, forKey: .processingRequiresNetwork)
+        if let r = retryDelayAfterFailure {
+            try c.encodeDuration(r, forKey: .retryDelayAfterFailure)
+        } else {
+            try c.encodeNil(forKey: .retryDelayAfterFailure)
+        }
     }
 }

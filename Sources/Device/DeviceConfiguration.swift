@@ -5,7 +5,10 @@ import SimCore
 /// Codable with defaults: an experiment file overrides only what it names,
 /// and unknown keys are rejected with their path.
 public struct DeviceConfiguration: Sendable, Hashable, Codable {
-    /// Apps' behaviour and work keyed by app name; apps not listed use `defaultApp`.
+    /// Apps' behaviour and work keyed by app name; apps not listed use
+    /// `defaultApp`. Default `AppDefaults.apps` (the podcast app has a
+    /// daily processing task); a spec's `apps` is merged over it (an app it
+    /// names gets exactly the model given, the others keep theirs).
     public var apps: [String: AppModel]
     /// The model of every app not named in `apps`.
     public var defaultApp: AppModel
@@ -17,18 +20,15 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
     public var batteryCapacityWh: Double?
     /// The energy model.
     public var energy: EnergyParameters
-    /// Refresh identifier of an app: `{app}` is replaced by the app name
-    /// (`BGTaskSchedulerPermittedIdentifiers`). Processing uses `{app}.processing`.
-    public var refreshIdentifierFormat: String
     /// A foreground launch fetches content (rule 7). Off only for closed-form tests.
     public var foregroundFetch: Bool
     /// Charger power into the battery, watts, when the trace gives none.
     public var chargingWatts: Double
 
-    public init(apps: [String: AppModel] = [:], defaultApp: AppModel = AppModel(),
+    public init(apps: [String: AppModel] = AppDefaults.apps, defaultApp: AppModel = AppModel(),
                 refreshBudget: SimDuration = .seconds(30 as Int64), processingBudget: SimDuration = .minutes(5),
                 batteryCapacityWh: Double? = nil, energy: EnergyParameters = .default,
-                refreshIdentifierFormat: String = "{app}.refresh", foregroundFetch: Bool = true,
+                foregroundFetch: Bool = true,
                 chargingWatts: Double = 10) {
         self.apps = apps
         self.defaultApp = defaultApp
@@ -36,7 +36,6 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
         self.processingBudget = processingBudget
         self.batteryCapacityWh = batteryCapacityWh
         self.energy = energy
-        self.refreshIdentifierFormat = refreshIdentifierFormat
         self.foregroundFetch = foregroundFetch
         self.chargingWatts = chargingWatts
     }
@@ -44,14 +43,9 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
     /// The model of the app named `name`.
     public func model(forApp name: String) -> AppModel { apps[name] ?? defaultApp }
 
-    /// The refresh identifier of the app named `name`.
-    public func refreshIdentifier(forApp name: String) -> String {
-        refreshIdentifierFormat.replacingOccurrences(of: "{app}", with: name)
-    }
-
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case apps, defaultApp, refreshBudget, processingBudget, batteryCapacityWh, energy,
-             refreshIdentifierFormat, foregroundFetch, chargingWatts
+             foregroundFetch, chargingWatts
     }
 
     public init(from decoder: any Decoder) throws {
@@ -59,13 +53,12 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
             .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let d = DeviceConfiguration()
-        apps = try c.value(.apps, default: d.apps)
+        apps = d.apps.merging(try c.value(.apps, default: [:])) { $1 }
         defaultApp = try c.value(.defaultApp, default: d.defaultApp)
         refreshBudget = try c.duration(.refreshBudget, default: d.refreshBudget)
         processingBudget = try c.duration(.processingBudget, default: d.processingBudget)
         batteryCapacityWh = try c.decodeIfPresent(Double.self, forKey: .batteryCapacityWh)
         energy = try c.value(.energy, default: d.energy)
-        refreshIdentifierFormat = try c.value(.refreshIdentifierFormat, default: d.refreshIdentifierFormat)
         foregroundFetch = try c.value(.foregroundFetch, default: d.foregroundFetch)
         chargingWatts = try c.value(.chargingWatts, default: d.chargingWatts)
     }
@@ -78,7 +71,6 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
         try c.encodeDuration(processingBudget, forKey: .processingBudget)
         try c.encodeIfPresent(batteryCapacityWh, forKey: .batteryCapacityWh)
         try c.encode(energy, forKey: .energy)
-        try c.encode(refreshIdentifierFormat, forKey: .refreshIdentifierFormat)
         try c.encode(foregroundFetch, forKey: .foregroundFetch)
         try c.encode(chargingWatts, forKey: .chargingWatts)
     }

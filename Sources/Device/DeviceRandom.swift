@@ -38,4 +38,6 @@ enum RandomPurpose: UInt64 {
     case taskFailure = 1
     case forgetsToResubmit = 2
     case jitter = 3
+    /// Server latency (one uniform through the normal quantile).
+    case serverLatency = 4
 }

@@ -3,7 +3,7 @@ import SimCore
 // End of the run: settle what is owed and turn accumulators into metrics.
 extension DeviceSimulator {
     mutating func finish() {
-        if running != nil { finishRunningTask(interrupted: true) }
+        if running != nil { censorRunningTask() }
         radio.finish()
         syncRadioTail()
         advanceBattery(to: now)
@@ -30,6 +30,35 @@ extension DeviceSimulator {
 }
 
 extension DeviceSimulator {
+    /// The task still running at the horizon: right-censored, neither
+    /// succeeded nor expired (`tasksCensored`); the energy it spent within
+    /// the horizon counts (its unfinished transfer is cut there), none of
+    /// it as wasted. The policy is not told and nothing else starts.
+    mutating func censorRunningTask() {
+        guard var task = running else { return }
+        running = nil
+        taskEnd = .farFuture
+        metrics.tasksCensored += 1
+        if now < task.dataEnd {
+            let refund = radio.cutLastTransfer(at: now)
+            metrics.energy.active += refund.active
+            task.ledger.active += refund.active
+        }
+        let cpuRan = max(0, min(task.cpuSeconds, (now - task.dataEnd).seconds))
+        let cpuJ = task.fails ? 0 : cpuRan * config.energy.cpuWatts
+        metrics.energy.cpu += cpuJ
+        task.ledger.cpu = cpuJ
+        if Sink.isEnabled {
+            let request = task.request
+            var e = DeviceEvent(kind: .task, time: now, device: state)
+            e.app = request.app; e.taskKind = request.kind; e.requestID = request.id
+            e.requestedAt = request.submittedAt; e.earliestBegin = request.earliestBegin
+            e.start = task.start; e.end = now; e.energy = task.ledger
+            e.detail = "censored"
+            sink.record(e)
+        }
+    }
+
     /// The k-th smallest element of `a` (0-based), as `a.sorted()[k]`;
     /// reorders `a`. Quickselect (Hoare partition, middle pivot).
     static func select(_ a: inout [Double], _ k: Int) -> Double {

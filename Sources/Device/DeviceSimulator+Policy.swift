@@ -49,6 +49,8 @@ extension DeviceSimulator {
 
     /// A decision point: ask the policy, queue what it may run, refuse the rest.
     mutating func consultPolicy() {
+        // Nothing is decided at or after the end of the run.
+        guard now < horizon else { return }
         refreshContext()
         let decision = policy.decide(context: ctx)
         releaseContext()

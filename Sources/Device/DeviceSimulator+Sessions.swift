@@ -6,6 +6,7 @@ extension DeviceSimulator {
         let s = trace.sessions[sessionIndex]
         inSession = true
         state.isScreenOn = true
+        state.foregroundApp = s.app
         scheduleBatteryAlarm()
         // Rule 3: processing is expired the moment the user uses the device.
         if let r = running, r.request.kind == .processing { finishRunningTask(interrupted: true) }
@@ -17,6 +18,9 @@ extension DeviceSimulator {
         if Sink.isEnabled { logState("screen_on") }
         policyObserve(.stateChanged(.screenOn))
         policyObserve(.launch(app: s.app))
+        // A decision point at session start, only for policies that read
+        // launches or ask for it (most decisions would not change here).
+        if decidesAtSessionStart { consultPolicy() }
     }
 
     mutating func endSession() {
@@ -24,6 +28,7 @@ extension DeviceSimulator {
         inSession = false
         sessionIndex += 1
         state.isScreenOn = false
+        state.foregroundApp = nil
         lastSessionEnd = now
         scheduleBatteryAlarm()
         if Sink.isEnabled { logState("screen_off") }

@@ -14,9 +14,10 @@ extension DeviceSimulator {
         }
     }
 
-    /// Tails the radio settled on its own (network change, foreground start,
-    /// end of run) are added to the metrics here and logged as tail rows;
-    /// tail gaps paid by a transfer are in that task's row instead.
+    /// Tails the radio settled (network change, foreground start, end of
+    /// run, and the tail gap a transfer settles when it starts inside an
+    /// earlier tail) are added to the metrics here and logged as tail rows;
+    /// a task's own row never holds tail energy.
     mutating func syncRadioTail() {
         let delta = radio.energy.tail - metrics.energy.tail
         guard delta > 0 else { return }
@@ -53,26 +54,59 @@ extension DeviceSimulator {
         (state.isCharging ? chargingWatts : 0) - (state.isScreenOn ? trace.screenOnDrainWatts : trace.idleDrainWatts)
     }
 
-    /// Integrates the battery from `now` to `t` (linear between events) and
-    /// takes off the background energy spent since the last call.
+    /// Integrates the battery from `now` to `t` (linear between events),
+    /// takes off the background energy spent since the last call, and
+    /// moves `now` to `t`.
     ///
-    /// Known bug, kept so results stay comparable (reported in round perf2,
-    /// not fixed here): the alarm scheduled below is anchored at `now`, the
-    /// *previous* event's time, with the level already advanced to `t`, so
-    /// it comes early by the gap. When the alarm itself is the event at `t`,
-    /// the recomputed alarm no longer equals `t`: the threshold is handled
-    /// as a policy wake, and the next step can go back in time (the early
-    /// alarm is before `t`). Counted on the default suite at 200 users ×
-    /// 14 days: 390 backward steps, 625 such misrouted events.
+    /// `now` moves *before* the alarm is rescheduled: the alarm is anchored
+    /// at the time of the level it starts from. (Until round fix-device the
+    /// caller moved `now` after this call, so an alarm scheduled here was
+    /// anchored at the previous event's time with the level already at `t`:
+    /// it came early by the gap, snapped the level to 20 %/10 % too soon,
+    /// and the next step could go back in time — 390 backward steps and 625
+    /// misrouted events on the default suite at 200 users × 14 days.)
     mutating func advanceBattery(to t: SimTime) {
         let dt = Double(t.microseconds - now.microseconds) * 1e-6
         let spent = metrics.energy.total - energyOnBattery
         energyOnBattery = metrics.energy.total
-        var level = state.batteryPercent + (batteryWatts * dt - spent) / capacityJoules * 100
-        level = min(100, max(0, level))
+        now = t
+        setBatteryLevel(state.batteryPercent + (batteryWatts * dt - spent) / capacityJoules * 100)
+        if spent != 0 { scheduleBatteryAlarm() }
+    }
+
+    /// Takes the background energy charged during this event off the
+    /// battery now (at the time it was charged), instead of at the next
+    /// event: a chunk that takes the level across 20 % or 10 % crosses it
+    /// at this time, and the alarm is rescheduled from the true level.
+    @inline(__always)
+    mutating func settleBackgroundEnergy() {
+        let total = metrics.energy.total
+        guard total != energyOnBattery else { return }
+        let spent = total - energyOnBattery
+        energyOnBattery = total
+        setBatteryLevel(state.batteryPercent - spent / capacityJoules * 100)
+        scheduleBatteryAlarm()
+    }
+
+    /// Sets the level (clamped to [0, 100]) and records any threshold it
+    /// crossed in `pendingCrossings`: the loop then runs the threshold logic
+    /// at this same time (`batteryThresholdReached`), whatever made the
+    /// level move — the linear drain reaching an alarm, a chunk of
+    /// background energy (fix-device: a chunk from 20.01 % to 19.99 % used
+    /// to skip the 20 % crossing), or an alarm that coincides with another event.
+    @inline(__always)
+    mutating func setBatteryLevel(_ newLevel: Double) {
+        let old = state.batteryPercent
+        let level = min(100, max(0, newLevel))
         state.batteryPercent = level
-        if level < metrics.minBatteryPercent { metrics.minBatteryPercent = level }
-        if spent > 0 { scheduleBatteryAlarm() }
+        if level < old {
+            if level <= 20 && old > 20 { pendingCrossings |= BatteryCrossing.down20 }
+            if level <= 10 && old > 10 { pendingCrossings |= BatteryCrossing.down10 }
+            if level < metrics.minBatteryPercent { metrics.minBatteryPercent = level }
+        } else if level > old {
+            if level >= 20 && old < 20 { pendingCrossings |= BatteryCrossing.up20 }
+            if level >= 80 && old < 80 && state.isLowPowerMode { pendingCrossings |= BatteryCrossing.up80 }
+        }
     }
 
     /// The next time the level crosses 20 %, 10 % (down) or 80 % (up, charging, for Low Power Mode off).
@@ -122,23 +156,46 @@ extension DeviceSimulator {
         return Double(i) < x ? i + 1 : i
     }
 
+    /// The threshold logic: for each crossing recorded by `setBatteryLevel`
+    /// (or, when the alarm fired with the level short of its target by
+    /// rounding, the alarm's own target, snapped just past), in order:
+    /// 20 % down (batteryLow, Low Power Mode offered), 10 % down (offered
+    /// again), 20 % up (batteryOK), 80 % up while charging (Low Power Mode
+    /// off). Then one decision point.
     mutating func batteryThresholdReached() {
-        let w = batteryWatts
-        let level = state.batteryPercent
-        // Snap just past the threshold so the rules and the next alarm agree.
-        let target: Double
-        if w < 0 { target = level > 15 ? 20 : 10 } else { target = level < 50 ? 20 : 80 }
-        state.batteryPercent = w < 0 ? target - 1e-9 : target + 1e-9
-        if Sink.isEnabled { logState("battery_\(Int(target))") }
-        if w < 0 {
-            if target == 20 { policyObserve(.stateChanged(.batteryLow)) }
-            let threshold = target == 20 ? 0 : 1
-            if !state.isLowPowerMode && trace.acceptsLowPower(day: now.day, threshold: threshold) {
-                setLowPower(true)
+        var crossed = pendingCrossings
+        pendingCrossings = 0
+        if crossed == 0 {
+            // The alarm: the level is at its target up to rounding. Snap
+            // just past it so the rules and the next alarm agree.
+            let level = state.batteryPercent
+            if batteryWatts < 0 {
+                let target = level > 15 ? 20.0 : 10
+                state.batteryPercent = target - 1e-9
+                crossed = target == 20 ? BatteryCrossing.down20 : BatteryCrossing.down10
+                if state.batteryPercent < metrics.minBatteryPercent { metrics.minBatteryPercent = state.batteryPercent }
+            } else {
+                let target = level < 50 ? 20.0 : 80
+                state.batteryPercent = target + 1e-9
+                crossed = target == 20 ? BatteryCrossing.up20 : BatteryCrossing.up80
             }
-        } else {
-            if target == 20 { policyObserve(.stateChanged(.batteryOK)) }
-            if target == 80 && state.isCharging && state.isLowPowerMode { setLowPower(false) }
+        }
+        if crossed & BatteryCrossing.down20 != 0 {
+            if Sink.isEnabled { logState("battery_20") }
+            policyObserve(.stateChanged(.batteryLow))
+            if !state.isLowPowerMode && trace.acceptsLowPower(day: now.day, threshold: 0) { setLowPower(true) }
+        }
+        if crossed & BatteryCrossing.down10 != 0 {
+            if Sink.isEnabled { logState("battery_10") }
+            if !state.isLowPowerMode && trace.acceptsLowPower(day: now.day, threshold: 1) { setLowPower(true) }
+        }
+        if crossed & BatteryCrossing.up20 != 0 {
+            if Sink.isEnabled { logState("battery_20") }
+            policyObserve(.stateChanged(.batteryOK))
+        }
+        if crossed & BatteryCrossing.up80 != 0 {
+            if Sink.isEnabled { logState("battery_80") }
+            if state.isCharging && state.isLowPowerMode { setLowPower(false) }
         }
         scheduleBatteryAlarm()
         consultPolicy()
@@ -154,4 +211,13 @@ extension DeviceSimulator {
         if Sink.isEnabled { logState(on ? "low_power_on" : "low_power_off") }
         policyObserve(.stateChanged(on ? .lowPowerModeOn : .lowPowerModeOff))
     }
+}
+
+/// Bits of `DeviceSimulator.pendingCrossings`: battery thresholds crossed
+/// and not yet handled.
+enum BatteryCrossing {
+    static let down20: UInt8 = 1
+    static let down10: UInt8 = 2
+    static let up20: UInt8 = 4
+    static let up80: UInt8 = 8
 }

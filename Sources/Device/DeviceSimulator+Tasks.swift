@@ -1,3 +1,4 @@
+import Foundation
 import SimCore
 
 // Running background tasks: one at a time, in the order the policy gave.
@@ -5,7 +6,8 @@ extension DeviceSimulator {
     /// Starts the next queued task (re-checking the rules: state may have
     /// changed since it was queued).
     mutating func startNextTask() {
-        while running == nil, !runQueue.isEmpty {
+        // Nothing starts at or after the end of the run.
+        while running == nil, !runQueue.isEmpty, now < horizon {
             let request = runQueue.removeFirst()
             // The state changed while it waited behind another task (e.g. a
             // session started): not the policy's fault, it goes back to pending.
@@ -38,16 +40,22 @@ extension DeviceSimulator {
         if work.usesNetwork {
             if state.network.isOnline {
                 let t = radio.backgroundTransfer(at: now, bytesUp: work.bytesUp, bytesDown: work.bytesDown,
-                                                 latency: work.serverLatency)
+                                                 latency: serverLatency(work, slot: slot, run: n))
                 dataEnd = t.end
                 ledger = t.ledger
+                // The tail gap this transfer settled (from the previous
+                // transfer's end to now) is the earlier work's tail, not
+                // this task's: it goes to the metrics as a tail row, and
+                // the task's ledger holds only its own promotion and active
+                // energy (then CPU). So wasted energy never includes it.
+                ledger.tail = 0
+                syncRadioTail()
             } else {
                 fails = true
             }
         }
         metrics.energy.promotion += ledger.promotion
         metrics.energy.active += ledger.active
-        metrics.energy.tail += ledger.tail
         var cpu = work.cpuSeconds
         if request.kind == .processing { cpu = max(0, cpu - processingProgress[app]) }
         let natural = fails ? dataEnd : dataEnd + SimDuration.seconds(cpu)
@@ -115,12 +123,31 @@ extension DeviceSimulator {
         if request.kind == .appRefresh && !m.resubmitsAtStart {
             resubmit(request, run: runCount[app * 3] - 1)
         }
+        // The app retries a failed refresh soon (replacing the request its
+        // handler submitted): `AppModel.retryDelayAfterFailure`.
+        if outcome == .failed && request.kind == .appRefresh, let delay = m.retryDelayAfterFailure {
+            submit(app: request.app, identifier: refreshIdentifier, earliestBegin: now + delay,
+                   power: false, network: m.refresh.usesNetwork)
+        }
         if request.kind == .legacyFetch { armLegacyFetch(app: request.app, after: now) }
         let report = TaskReport(request: request, start: task.start, end: now, outcome: outcome,
                                 fetchResult: fetchResult, energyJoules: task.ledger.total)
         policyObserve(.taskFinished(report))
         startNextTask()
         if running == nil { consultPolicy() }
+    }
+
+    /// This run's server latency: the median `serverLatency` times
+    /// exp(σ·Z), Z standard normal (inverse normal CDF of one uniform)
+    /// keyed like the failure draw (app, kind, run number): the same task
+    /// has the same latency under every policy (common random numbers).
+    func serverLatency(_ work: WorkModel, slot: Int, run n: UInt64) -> SimDuration {
+        let sigma = work.serverLatencySigma
+        guard sigma > 0 else { return work.serverLatency }
+        let u = random.uniform(RandomPurpose.serverLatency.rawValue, UInt64(slot), n)
+        let z = standardNormalQuantile(u)
+        let micros = min(Double(work.serverLatency.microseconds) * Foundation.exp(sigma * z), 8.64e10)
+        return SimDuration(microseconds: Int64(micros + 0.5))   // ≥ 0: rounds half up without libm
     }
 
     /// The handler resubmits its refresh request, unless it forgets (rule 6).
@@ -140,4 +167,30 @@ extension DeviceSimulator {
         submit(app: request.app, identifier: refreshIdentifier, earliestBegin: now + m.refreshEarliestBeginDelay,
                power: false, network: m.refresh.usesNetwork)
     }
+}
+
+/// The standard normal quantile Φ⁻¹(p) for p in [0, 1) (0 is moved to
+/// 2⁻⁵⁴). Acklam's rational approximation (relative error < 1.2e-9): no
+/// libm call in the central 95 % (one `log` and `sqrt` in the tails), which
+/// keeps a latency draw per task cheap (Box–Muller's log, cos and sqrt per
+/// draw cost ~5 % of the whole simulation).
+@inline(__always)
+func standardNormalQuantile(_ p0: Double) -> Double {
+    let p = p0 > 0 ? p0 : 0x1.0p-54
+    let pLow = 0.02425
+    if p < pLow || p > 1 - pLow {
+        let q = (-2 * Foundation.log(p < pLow ? p : 1 - p)).squareRoot()
+        var x = (((((-7.784894002430293e-03 * q - 3.223964580411365e-01) * q - 2.400758277161838e+00) * q
+            - 2.549732539343734e+00) * q + 4.374664141464968e+00) * q + 2.938163982698783e+00)
+        x /= ((((7.784695709041462e-03 * q + 3.224671290700398e-01) * q + 2.445134137142996e+00) * q
+            + 3.754408661907416e+00) * q + 1)
+        return p < pLow ? x : -x
+    }
+    let q = p - 0.5
+    let r = q * q
+    let num = (((((-3.969683028665376e+01 * r + 2.209460984245205e+02) * r - 2.759285104469687e+02) * r
+        + 1.383577518672690e+02) * r - 3.066479806614716e+01) * r + 2.506628277459239e+00) * q
+    let den = ((((-5.447609879822406e+01 * r + 1.615858368580409e+02) * r - 1.556989798598866e+02) * r
+        + 6.680131188771972e+01) * r - 1.328068155288572e+01) * r + 1
+    return num / den
 }

@@ -8,7 +8,10 @@ import SimCore
 /// (the running task's end, the policy's wake, the next battery threshold;
 /// legacy fetches are pending requests, not timers). Each step takes the
 /// earliest of these; ties go task end → network → charging → session end
-/// → session start → battery → policy wake. Content updates are never
+/// → session start → battery → policy wake. Background energy charged
+/// during a step comes off the battery at the end of that step; a
+/// threshold crossed by it (or by the drain) is handled as a battery event
+/// at the same time. Content updates are never
 /// events: they are read by cursor at launches and fetches.
 ///
 /// Why cursors and not SimCore's `EventQueue`/`Engine` (measured, perf2
@@ -23,8 +26,8 @@ import SimCore
 /// queue costs ~25–45 ns per push+pop while the device's timers change
 /// several times per event (the policy's wake at every decision, the
 /// battery alarm at most events) and a minimum of six values costs a few
-/// ns. (A radix heap also refuses times before the last pop, which the
-/// battery alarm can produce: see `advanceBattery`.) The experiment is
+/// ns. (A radix heap also refuses times before the last pop; the loop never
+/// goes back in time, checked under `BGBENCH_INVARIANTS`.) The experiment is
 /// commit "EXPERIMENT … EventQueue" on branch `perf2-engine-eval`.
 ///
 /// Generic over the policy and the event sink so that both are specialised
@@ -45,6 +48,8 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     let refreshIdentifier: Int32 = 0
     let processingIdentifier: Int32 = 1
     let future: FutureLaunches?
+    /// End of the run (`trace.horizon`).
+    let horizon: SimTime
 
     // Exogenous cursors.
     var sessionIndex = 0
@@ -64,6 +69,9 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     var batteryAlarm: SimTime = .farFuture
     /// Inputs of a battery alarm not yet computed (see `scheduleBatteryAlarm`).
     var alarmInputs: AlarmInputs? = nil
+    /// Thresholds the level crossed and the threshold logic has not yet
+    /// handled (`BatteryCrossing` bits): the battery event is due now.
+    var pendingCrossings: UInt8 = 0
     var energyOnBattery = 0.0       // background joules already taken off the battery
     var lowPowerSince: SimTime? = nil
     var lastSessionEnd: SimTime? = nil
@@ -76,6 +84,9 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
 
     /// The observation kinds the policy reads (others are not delivered).
     let observes: ObservationKinds
+    /// Consult the policy at session start: it observes launches or asks
+    /// for it (``SchedulingPolicy/decidesAtSessionStart``).
+    let decidesAtSessionStart: Bool
 
     /// The policy's context, kept up to date before each policy call (see `refreshContext`).
     var ctx: PolicyContext
@@ -116,7 +127,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         var naturalEnd: SimTime
         var cpuSeconds: Double
         var fails: Bool
-        var ledger: EnergyLedger    // wake + radio charged at start
+        var ledger: EnergyLedger    // the task's own promotion + active (+ CPU at its end); no wake, no tail
     }
 
     public init(trace: DeviceTrace, configuration: DeviceConfiguration, policy: Policy,
@@ -133,6 +144,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         models = configuration.apps.isEmpty
             ? Array(repeating: configuration.defaultApp, count: n)
             : trace.appNames.map { configuration.model(forApp: $0) }
+        horizon = trace.horizon
         refreshBudget = configuration.refreshBudget
         processingBudget = configuration.processingBudget
         // Identifiers are interned as their index (refresh 0, processing 1,
@@ -160,6 +172,8 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         // A boxed policy answers for the type inside the box.
         let needsFuture = (policy as? AnyPolicy)?.needsFuture ?? Policy.needsFutureKnowledge
         observes = (policy as? AnyPolicy)?.observes ?? Policy.observedKinds
+        decidesAtSessionStart = observes.contains(.launch)
+            || ((policy as? AnyPolicy)?.decidesAtStart ?? Policy.decidesAtSessionStart)
         if needsFuture {
             var launches = Array(repeating: [SimTime](), count: n)
             for s in trace.sessions { launches[Int(s.app)].append(s.start) }
@@ -202,16 +216,20 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         if Sink.isEnabled { logState("initial") }
         scheduleBatteryAlarm()
         consultPolicy()
+        settleBackgroundEnergy()
 
         while true {
             resolveBatteryAlarm()
             let tSession = nextSessionBoundary
             let tNetwork = networkIndex + 1 < networkSegments.count ? networkSegments[networkIndex + 1].start : .farFuture
             let tCharging = nextChargingBoundary
-            var t = min(taskEnd, tNetwork, tCharging, tSession, batteryAlarm, policyWake)
+            let tBattery = pendingCrossings == 0 ? batteryAlarm : now
+            var t = min(taskEnd, tNetwork, tCharging, tSession, tBattery, policyWake)
             if t >= horizon { t = horizon }
-            advanceBattery(to: t)
-            now = t
+            #if BGBENCH_INVARIANTS
+            precondition(t >= now, "simulated time went backwards: \(now) -> \(t)")
+            #endif
+            advanceBattery(to: t)   // also moves `now` to `t`
             if t >= horizon { break }
             metrics.events += 1
             if metrics.events > eventLimit { hitEventLimit = true; break }
@@ -225,16 +243,17 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
             } else if tSession == t {
                 if inSession { endSession() } else { startSession() }
             } else {
-                // The eager code recomputed the alarm inside `advanceBattery`
-                // above, before this test: resolve here to compare the same value.
+                // `advanceBattery` above may have rescheduled the alarm:
+                // resolve here to compare the current value.
                 resolveBatteryAlarm()
-                if batteryAlarm == t {
+                if pendingCrossings != 0 || batteryAlarm == t {
                     batteryThresholdReached()
                 } else {
                     policyWake = .farFuture
                     consultPolicy()
                 }
             }
+            settleBackgroundEnergy()
         }
         finish()
         return metrics

@@ -10,14 +10,17 @@ public struct DeviceState: Sendable, Hashable {
     public var network: NetworkType
     /// Screen on = the user is in a foreground session.
     public var isScreenOn: Bool
+    /// The app in the foreground (the current session's app), nil with the screen off.
+    public var foregroundApp: Int32?
 
     public init(batteryPercent: Double = 100, isCharging: Bool = false, isLowPowerMode: Bool = false,
-                network: NetworkType = .wifi, isScreenOn: Bool = false) {
+                network: NetworkType = .wifi, isScreenOn: Bool = false, foregroundApp: Int32? = nil) {
         self.batteryPercent = batteryPercent
         self.isCharging = isCharging
         self.isLowPowerMode = isLowPowerMode
         self.network = network
         self.isScreenOn = isScreenOn
+        self.foregroundApp = foregroundApp
     }
 }
 
@@ -38,6 +41,11 @@ public enum Refusal: UInt8, Sendable, Hashable, CaseIterable {
     case lowPowerMode
     /// Rule 4: app refresh / fetch with the battery under 20 %.
     case lowBattery
+    /// OS rule added in round fix-device (beyond the brief's 1–8): a background task (refresh, processing, legacy
+    /// fetch) of the app that is in the foreground. iOS does not launch an
+    /// app in the background while it is in the foreground; its own
+    /// refresh would be wasted (the foreground fetch already refreshes it).
+    case appInForeground
 
     public var name: String {
         switch self {
@@ -48,6 +56,7 @@ public enum Refusal: UInt8, Sendable, Hashable, CaseIterable {
         case .needsNetwork: "needs_network"
         case .lowPowerMode: "low_power_mode"
         case .lowBattery: "low_battery"
+        case .appInForeground: "app_in_foreground"
         }
     }
 }
@@ -68,6 +77,7 @@ public enum OSRules {
             if state.batteryPercent < lowBatteryPercent { return .lowBattery }
         }
         if request.kind == .processing && state.isScreenOn { return .screenOn }
+        if let f = state.foregroundApp, f == request.app { return .appInForeground }
         if request.requiresExternalPower && !state.isCharging { return .needsExternalPower }
         if request.requiresNetworkConnectivity && !state.network.isOnline { return .needsNetwork }
         return nil

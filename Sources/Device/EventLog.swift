@@ -74,7 +74,7 @@ public struct DeviceEvent: Sendable, Hashable {
         ("network", "", "wifi, cellular or offline"),
         ("low_power", "bool", "Low Power Mode on"),
         ("screen", "bool", "screen on"),
-        ("detail", "", "state change name, refusal reason or submit error"),
+        ("detail", "", "state change name, refusal reason, submit error, or censored (task still running at the horizon)"),
     ]
 
     /// The header line of `events.csv`.

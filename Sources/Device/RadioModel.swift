@@ -30,10 +30,18 @@ public struct RadioModel: Sendable {
     /// Tail already paid for (by the foreground, or charged): background is not charged before it.
     private var freeTailUntil: Int64 = Self.never
     static let never: Int64 = .min / 4
-    /// The last background transfer, so an expiration can cut it short.
+    /// The foreground's active period on this network (the last session
+    /// while online): the foreground pays the radio's base active power β
+    /// then, so background transfers inside it pay only their α terms.
+    private var foregroundFrom: Int64 = Self.never
+    private var foregroundUntil: Int64 = Self.never
+    /// The last background transfer, so an expiration can cut it short:
+    /// its α energy (spread evenly over it) and the start of the part that
+    /// pays β (after any foreground overlap).
     private var lastActiveStart: Int64 = 0
     private var lastActiveEnd: Int64 = 0
-    private var lastActiveJoules: Double = 0
+    private var lastAlphaJoules: Double = 0
+    private var lastBetaFrom: Int64 = 0
     /// Background radio energy so far.
     public private(set) var energy = EnergyLedger()
     /// Number of promotions background work caused.
@@ -89,6 +97,8 @@ public struct RadioModel: Sendable {
             network = net
             activeUntil = Self.never
             freeTailUntil = Self.never
+            foregroundFrom = Self.never
+            foregroundUntil = Self.never
         }
         return j
     }
@@ -102,6 +112,15 @@ public struct RadioModel: Sendable {
     /// A background transfer asked for at `t`. Returns when the data phase
     /// ends (after any promotion, the server latency and the bytes), and the
     /// joules charged now (promotion, tail gap, active).
+    ///
+    /// Active power is P = αu·up + αd·down + β (Huang et al.). While the
+    /// foreground keeps the radio active (a session while online) the
+    /// foreground already pays β: the transfer's marginal power over that
+    /// overlap is only αu·up + αd·down; β is charged only for the part of
+    /// the transfer outside the foreground's active period. (Until round
+    /// fix-device β was charged in full: double-counted during sessions.)
+    /// Known simplification: a transfer already running when a session
+    /// starts keeps the β charged at its start.
     public mutating func backgroundTransfer(at t: SimTime, bytesUp: Double, bytesDown: Double,
                                             latency: SimDuration) -> (end: SimTime, ledger: EnergyLedger) {
         precondition(network.isOnline, "background transfer while offline")
@@ -122,24 +141,30 @@ public struct RadioModel: Sendable {
         let downSeconds = bytesDown * 8 / (p.downlinkMbps * 1e6)
         let activeSeconds = latency.seconds + upSeconds + downSeconds
         let end = start + Int64((activeSeconds * 1e6).rounded())
-        let joules = p.betaWatts * activeSeconds
-            + p.alphaUpWattsPerMbps * p.uplinkMbps * upSeconds
+        // β is paid from `betaFrom` on: after the foreground's active period
+        // when the transfer starts inside it.
+        var betaFrom = start
+        if foregroundFrom <= start && start < foregroundUntil { betaFrom = min(end, foregroundUntil) }
+        let betaSeconds = betaFrom == start ? activeSeconds : Double(end - betaFrom) * 1e-6
+        let alpha = p.alphaUpWattsPerMbps * p.uplinkMbps * upSeconds
             + p.alphaDownWattsPerMbps * p.downlinkMbps * downSeconds
-        energy.active += joules
-        lastActiveStart = start; lastActiveEnd = end; lastActiveJoules = joules
+        energy.active += p.betaWatts * betaSeconds + alpha
+        lastActiveStart = start; lastActiveEnd = end; lastAlphaJoules = alpha; lastBetaFrom = betaFrom
         activeUntil = max(activeUntil, end)
         return (SimTime(microseconds: end), energy - before)
     }
 
     /// The last background transfer was cut at `t` (expiration): refunds the
-    /// active energy it did not spend and starts the tail at `t`.
+    /// active energy it did not spend (its α share for the time left, and β
+    /// for the time left outside the foreground) and starts the tail at `t`.
     public mutating func cutLastTransfer(at t: SimTime) -> EnergyLedger {
         let before = energy
         let cut = t.microseconds
         guard cut < lastActiveEnd else { return EnergyLedger() }
         let span = Double(lastActiveEnd - lastActiveStart)
         let unspent = span > 0 ? Double(lastActiveEnd - max(cut, lastActiveStart)) / span : 1
-        energy.active -= lastActiveJoules * unspent
+        let betaUnspent = Double(lastActiveEnd - max(cut, lastBetaFrom)) * 1e-6
+        energy.active -= lastAlphaJoules * unspent + current.betaWatts * max(0, betaUnspent)
         if activeUntil == lastActiveEnd { activeUntil = max(cut, lastActiveStart) }
         lastActiveEnd = cut
         return energy - before
@@ -150,6 +175,8 @@ public struct RadioModel: Sendable {
     public mutating func foreground(from start: SimTime, to end: SimTime) {
         guard network.isOnline else { return }
         settleTail(until: start.microseconds)
+        foregroundFrom = start.microseconds
+        foregroundUntil = end.microseconds
         activeUntil = max(activeUntil, end.microseconds)
         freeTailUntil = max(freeTailUntil, end.microseconds + tailMicros)
     }

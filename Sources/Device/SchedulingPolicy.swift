@@ -4,14 +4,32 @@ import SimCore
 ///
 /// A policy is a value type. The simulator owns one copy per simulated
 /// device, tells it what happens through ``observe(_:context:)`` and asks it
-/// at every decision point (a wake it asked for, a request submitted, a
-/// state change, a task finished, a session ended) what to do through
+/// at every decision point (a wake it asked for, a state change, a task
+/// finished, a session ended, a session started for policies that ask for
+/// it, a battery threshold) what to do through
 /// ``decide(context:)``. It chooses *when* the system wakes and *which*
 /// eligible tasks run; the OS rules are enforced whatever it answers, and
 /// refused asks are counted (``UserMetrics/tasksRefused``).
 ///
 /// A policy must be deterministic: the same observations and contexts give
 /// the same decisions (use `context.random` for any randomness).
+///
+/// **Asks are not orders.** The run list returned by ``decide(context:)``
+/// may be refused by the OS (rule broken, request not pending: told as
+/// ``PolicyObservation/refused(_:_:)``), dropped by a wrapper (coalescing
+/// holds work until its grid point, backoff delays it), or put back to
+/// pending when the state changed while it waited behind another task (a
+/// session started: no observation). So a policy must update its own
+/// bookkeeping (last run, failures, budget) from what it *observes* —
+/// ``PolicyObservation/taskFinished(_:)`` (which carries the start time)
+/// and the pending list in the next context — never from having asked.
+///
+/// **Observations it reads.** ``observedKinds`` declares which kinds of
+/// ``PolicyObservation`` ``observe(_:context:)`` uses; the simulator skips
+/// the others (and the context it would build for them). A wrapper
+/// declares its base's kinds plus its own. Declaring `.launch` also gives
+/// a decision point at the start of every session; a policy that needs one
+/// there without reading launches sets ``decidesAtSessionStart``.
 /// See Docs/WritingAPolicy.md.
 public protocol SchedulingPolicy: Sendable {
     /// True only for bounds that need to see the future (the oracle): the
@@ -25,6 +43,17 @@ public protocol SchedulingPolicy: Sendable {
     /// `observe` really ignores the rest. Default: `.all`.
     static var observedKinds: ObservationKinds { get }
 
+    /// Whether the policy wants a decision point at the start of every
+    /// foreground session (right after the `.launch` observation), even
+    /// though it does not observe launches. Policies that observe
+    /// `.launch` are always consulted there; the others only if this is
+    /// true. Default false: at a session start nothing becomes eligible
+    /// that was not before, so a policy that ignores launches decides as it
+    /// did at the last decision point — except one that acts on the radio
+    /// being up (coalescing: run pending work while the session keeps the
+    /// radio active), which should answer true.
+    static var decidesAtSessionStart: Bool { get }
+
     /// Something happened. Default: ignore it.
     mutating func observe(_ observation: PolicyObservation, context: PolicyContext)
 
@@ -35,6 +64,7 @@ public protocol SchedulingPolicy: Sendable {
 extension SchedulingPolicy {
     public static var needsFutureKnowledge: Bool { false }
     public static var observedKinds: ObservationKinds { .all }
+    public static var decidesAtSessionStart: Bool { false }
     public mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {}
 }
 

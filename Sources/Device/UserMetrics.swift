@@ -27,6 +27,9 @@ public struct UserMetrics: Sendable, Hashable {
     public var tasksExpired: Int = 0
     /// Tasks that failed (network or server).
     public var tasksFailed: Int = 0
+    /// Tasks still running at the end of the horizon: neither succeeded nor
+    /// expired (right-censored). tasksRun = succeeded + expired + failed + censored.
+    public var tasksCensored: Int = 0
     /// Runs the policy asked for that the OS refused.
     public var tasksRefused: Int = 0
     /// Refused runs by reason, indexed by `Refusal.rawValue`.
@@ -35,7 +38,9 @@ public struct UserMetrics: Sendable, Hashable {
     public var submissionsRejected: Int = 0
     /// Background energy by component, joules.
     public var energy = EnergyLedger()
-    /// Energy of expired and failed tasks (their wake, CPU and radio, tails excluded), joules.
+    /// Energy of expired and failed tasks: their CPU, radio promotion and
+    /// radio active energy, joules. Wake-ups (shared by a batch) and radio
+    /// tails (settled later, possibly shared) are excluded.
     public var wastedEnergyJoules: Double = 0
     /// Background energy as battery percent per simulated day.
     public var batteryPercentPerDayBackground: Double = .nan
@@ -84,6 +89,7 @@ public struct UserMetrics: Sendable, Hashable {
         Column(name: "tasks_succeeded", unit: "count", description: "tasks ended successfully") { Double($0.tasksSucceeded) },
         Column(name: "tasks_expired", unit: "count", description: "tasks expired (budget, session start, unplugged)") { Double($0.tasksExpired) },
         Column(name: "tasks_failed", unit: "count", description: "tasks failed (network/server)") { Double($0.tasksFailed) },
+        Column(name: "tasks_censored", unit: "count", description: "tasks still running at the end of the horizon, neither succeeded nor expired") { Double($0.tasksCensored) },
         Column(name: "tasks_refused", unit: "count", description: "runs asked by the policy and refused by the OS rules") { Double($0.tasksRefused) },
         Column(name: "submissions_rejected", unit: "count", description: "submit calls that failed (notPermitted, tooManyPendingTaskRequests, unavailable)") { Double($0.submissionsRejected) },
         Column(name: "energy_wake_j", unit: "J", description: "background wake-up overhead") { $0.energy.wake },
@@ -92,7 +98,7 @@ public struct UserMetrics: Sendable, Hashable {
         Column(name: "energy_active_j", unit: "J", description: "radio active transfer energy of background work") { $0.energy.active },
         Column(name: "energy_tail_j", unit: "J", description: "radio tails of background work beyond foreground tails") { $0.energy.tail },
         Column(name: "energy_total_j", unit: "J", description: "all background energy") { $0.energy.total },
-        Column(name: "energy_wasted_j", unit: "J", description: "energy of expired and failed tasks (excluding tails)") { $0.wastedEnergyJoules },
+        Column(name: "energy_wasted_j", unit: "J", description: "CPU + radio promotion + radio active energy of expired and failed tasks (wake-ups and tails excluded)") { $0.wastedEnergyJoules },
         Column(name: "battery_pct_per_day_bg", unit: "%/d", description: "background energy as battery percent per day") { $0.batteryPercentPerDayBackground },
         Column(name: "wasted_refreshes", unit: "count", description: "background refreshes that fetched nothing new or were replaced before any launch") { Double($0.wastedRefreshes) },
         Column(name: "chain_breaks", unit: "count", description: "handlers that forgot to resubmit") { Double($0.chainBreaks) },

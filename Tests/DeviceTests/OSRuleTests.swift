@@ -54,6 +54,28 @@ final class OSRuleTests: XCTestCase {
         XCTAssertGreaterThan(m.wastedEnergyJoules, 0)
     }
 
+    /// An app's background task never starts while that app is in the
+    /// foreground (iOS does not launch it in the background then); other
+    /// apps' tasks still run during the session.
+    func testNoBackgroundTaskOfTheForegroundApp() {
+        let h = SimTime(day: 0, plus: .hours(1))
+        let sessions: [DeviceTrace.Session] = [
+            .init(start: h, end: h + .seconds(10 as Int64), app: 0),
+            .init(start: h + .minutes(1), end: h + .minutes(1) + .seconds(10 as Int64), app: 1),
+            .init(start: h + .minutes(20), end: h + .minutes(80), app: 0),
+        ]
+        let trace = flatTrace(days: 1, apps: ["a", "b"], sessions: sessions)
+        let (m, log) = simulateDeviceWithLog(trace: trace, policy: AsksForEverything(), randomKey: 1)
+        XCTAssertGreaterThan(refusals(m, .appInForeground), 0)
+        let long = sessions[2]
+        let inside = taskRows(log).filter { $0.start! >= long.start && $0.start! < long.end }
+        XCTAssertFalse(inside.contains { $0.app == 0 }, "app a ran in the background while in the foreground")
+        XCTAssertTrue(inside.contains { $0.app == 1 }, "other apps still run")
+        XCTAssertTrue(log.events.filter { $0.kind == .refused && $0.detail == "app_in_foreground" }.allSatisfy {
+            $0.time >= long.start && $0.time < long.end
+        })
+    }
+
     /// Rule 3: requiresExternalPower only while charging.
     func testExternalPowerRequired() {
         var config = DeviceConfiguration()

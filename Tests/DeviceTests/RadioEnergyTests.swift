@@ -68,6 +68,66 @@ final class RadioEnergyTests: XCTestCase {
     }
 }
 
+/// Background transfers during a foreground session (fix-device: β was
+/// charged twice, once by the foreground and once by the transfer).
+final class ForegroundRadioTests: XCTestCase {
+    let lte = RadioParameters.lte
+    func radio() -> RadioModel {
+        var r = RadioModel(parameters: EnergyParameters(wifi: .wifi, cellular: .lte))
+        r.networkChanged(to: .cellular, at: .zero)
+        return r
+    }
+
+    /// During a foreground session the radio is already active and the
+    /// foreground pays β: a background transfer costs only its α terms
+    /// (no promotion, no β, no tail).
+    func testTransferDuringSessionCostsOnlyAlphaTerms() {
+        var r = radio()
+        r.foreground(from: .zero, to: .zero + .seconds(60 as Int64))
+        let up = 20_000.0, down = 100_000.0
+        let upS = up * 8 / (lte.uplinkMbps * 1e6), downS = down * 8 / (lte.downlinkMbps * 1e6)
+        let t = r.backgroundTransfer(at: .zero + .seconds(10 as Int64), bytesUp: up, bytesDown: down,
+                                     latency: .milliseconds(200))
+        XCTAssertEqual(t.ledger.promotion, 0)
+        XCTAssertEqual(t.ledger.active, lte.alphaUpWattsPerMbps * lte.uplinkMbps * upS
+                       + lte.alphaDownWattsPerMbps * lte.downlinkMbps * downS, accuracy: 1e-12)
+        r.finish()
+        XCTAssertEqual(r.energy.tail, 0)
+        XCTAssertEqual(r.promotions, 0)
+    }
+
+    /// A transfer that outlasts the session pays β only for the part after it.
+    func testTransferOutlastingSessionPaysBetaAfterIt() {
+        var r = radio()
+        let end = SimTime.zero + .seconds(60 as Int64)
+        r.foreground(from: .zero, to: end)
+        let down = 1_000_000.0
+        let downS = down * 8 / (lte.downlinkMbps * 1e6)
+        let start = end - .milliseconds(100)
+        let t = r.backgroundTransfer(at: start, bytesUp: 0, bytesDown: down, latency: .zero)
+        let beyond = (t.end - end).seconds
+        XCTAssertEqual(beyond, downS - 0.1, accuracy: 1e-6)
+        XCTAssertEqual(t.ledger.active, lte.betaWatts * beyond + lte.alphaDownWattsPerMbps * lte.downlinkMbps * downS,
+                       accuracy: 1e-5)
+        XCTAssertEqual(t.ledger.promotion, 0)
+    }
+
+    /// Cut halfway through (an expiration), a transfer inside the session
+    /// keeps half its α energy and never paid β.
+    func testCutTransferDuringSessionRefundsAlphaShare() {
+        var r = radio()
+        r.foreground(from: .zero, to: .zero + .seconds(60 as Int64))
+        let down = 1_000_000.0
+        let downS = down * 8 / (lte.downlinkMbps * 1e6)
+        let start = SimTime.zero + .seconds(10 as Int64)
+        let t = r.backgroundTransfer(at: start, bytesUp: 0, bytesDown: down, latency: .zero)
+        let mid = start + SimDuration(microseconds: (t.end - start).microseconds / 2)
+        _ = r.cutLastTransfer(at: mid)
+        XCTAssertEqual(r.energy.active, lte.alphaDownWattsPerMbps * lte.downlinkMbps * downS / 2, accuracy: 1e-6)
+    }
+}
+
+
 /// The JSON parameter sets equal the compiled defaults.
 final class EnergyParameterFileTests: XCTestCase {
     func datasets() -> URL {

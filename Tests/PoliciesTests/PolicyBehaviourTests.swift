@@ -53,6 +53,9 @@ final class PolicyBehaviourTests: XCTestCase {
         config.defaultApp.refresh = WorkModel(cpuSeconds: 0, bytesUp: 0, bytesDown: 1000, serverLatency: .zero,
                                               failureProbabilityWifi: 1, failureProbabilityCellular: 1)
         config.defaultApp.refreshEarliestBeginDelay = .seconds(1 as Int64)
+        // The app retries a failure after 1 s (Device's default is 1 min,
+        // which would hide the 30 s first delay).
+        config.defaultApp.retryDelayAfterFailure = .seconds(1 as Int64)
         let t = trace(days: 1, apps: ["news"], sessions: makeSessions([(at(day: 0, 1), 0), (at(day: 0, 10), 0)]),
                       updates: [[]])
         let policy = ExponentialBackoffPolicy(base: GreedyPolicy(), cap: .seconds(480 as Int64))
