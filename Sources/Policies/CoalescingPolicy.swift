@@ -41,6 +41,8 @@ import SimCore
 public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
     public static var needsFutureKnowledge: Bool { Base.needsFutureKnowledge }
     public static var observedKinds: ObservationKinds { Base.observedKinds }
+    /// A session start brings the radio up: a decision point to ride it.
+    public static var decidesAtSessionStart: Bool { true }
     /// Most successive base decisions looked at while the radio is up.
     public static var maxLookahead: Int { 16 }
     public var base: Base

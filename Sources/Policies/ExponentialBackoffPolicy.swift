@@ -19,6 +19,7 @@ import SimCore
 public struct ExponentialBackoffPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
     public static var needsFutureKnowledge: Bool { Base.needsFutureKnowledge }
     public static var observedKinds: ObservationKinds { Base.observedKinds.union([.taskFinished, .launch]) }
+    public static var decidesAtSessionStart: Bool { Base.decidesAtSessionStart }
     public var base: Base
     public var initial: SimDuration
     public var factor: Double

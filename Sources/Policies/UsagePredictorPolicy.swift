@@ -19,7 +19,10 @@ import SimCore
 /// dropped by a wrapper. Background energy spent since midnight is capped at
 /// `dailyBudget` joules: no task starts once the day's spending plus the
 /// expected cost of the runs being started (background joules so far per
-/// finished task: wakes, promotions and tails included) would exceed it. Processing runs when eligible, within the budget.
+/// finished task: wakes, promotions and tails included) would exceed it.
+/// The budget is battery energy: processing that requires external power
+/// runs on the charger whenever eligible and is not counted; other
+/// processing runs when eligible, within the budget.
 ///
 /// Source: usage-aware prefetching, FALCON (Yan et al., MobiSys 2012) and
 /// iOS's own "app usage at this time of day" signal (WWDC 2020,
@@ -74,6 +77,10 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     /// (wakes, promotions and tails included) is what the budget check
     /// expects the next run to cost.
     var taskCount = 0
+    /// Energy of finished tasks that need external power (so ran on the
+    /// charger); left out of the battery budget. Their radio tails are not
+    /// in a task report and stay counted (small: at home, mostly Wi-Fi).
+    var chargerJoules = 0.0
     /// Per app, the last scan for its next likely slot (see `firstLikelySlot`).
     ///
     /// Why: `decide` looks for each pending refresh's next likely slot, up to
@@ -172,6 +179,9 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
             let t = target[a]
             if t != Self.noSlot && t + slot > report.start && refreshedFor[a] < t { refreshedFor[a] = t }
             taskCount += 1
+        case .taskFinished(let report) where report.request.requiresExternalPower:
+            // Ran on the charger: its energy came from the wall, not the battery.
+            chargerJoules += report.energyJoules
         case .taskFinished:
             taskCount += 1
         default:
@@ -256,13 +266,15 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     public mutating func decide(context: PolicyContext) -> PolicyDecision {
         ensure(apps: context.appCount)
         roll(to: context.now)
+        // The budget is battery energy: work done on the charger is left out.
+        let batteryJoules = context.backgroundJoules - chargerJoules
         if context.now.day != energyDay {
             energyDay = context.now.day
-            energyAtDayStart = context.backgroundJoules
+            energyAtDayStart = batteryJoules
         }
-        let spent = context.backgroundJoules - energyAtDayStart
+        let spent = batteryJoules - energyAtDayStart
         let overBudget = spent >= dailyBudget
-        let perTask = taskCount > 0 ? context.backgroundJoules / Double(taskCount) : 0
+        let perTask = taskCount > 0 ? batteryJoules / Double(taskCount) : 0
         // The requests that run are marked in a bit mask (pending lists are
         // short) and answered as `runAllEligible` when they are all the
         // eligible ones — the same requests in the same order, without an
@@ -288,7 +300,10 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
                 }
             }
             if r.kind == .processing {
-                runsNow = context.isEligible(r) && !overBudget && budgetAllows(spent: spent, perTask: perTask, runs: runs + 1)
+                // On the charger it costs the battery nothing; otherwise it
+                // is held to the budget like a refresh.
+                runsNow = context.isEligible(r)
+                    && (r.requiresExternalPower || (!overBudget && budgetAllows(spent: spent, perTask: perTask, runs: runs + 1)))
                 continue
             }
             let a = Int(r.app)
