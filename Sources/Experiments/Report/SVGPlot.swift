@@ -89,7 +89,7 @@ public struct SVGPlot {
             svg += "<polyline points=\"\(points.joined(separator: " "))\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"1.5\"\(dash)/>\n"
             let ly = margin.top + 12 * Double(s)
             let lx = margin.left + plotWidth + 12
-            svg += line(lx, ly - 3, lx + 14, ly - 3, color)
+            svg += "<line x1=\"\(f(lx))\" y1=\"\(f(ly - 3))\" x2=\"\(f(lx + 14))\" y2=\"\(f(ly - 3))\" stroke=\"\(color)\" stroke-width=\"1.5\"\(dash)/>\n"
             svg += text(lx + 18, ly + 1, entry.name, size: 9, anchor: "start")
         }
         return svg + "</svg>\n"
