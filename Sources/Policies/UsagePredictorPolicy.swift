@@ -123,7 +123,19 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     }
 
     /// Advances the day counters (with decay) up to the day of `t`.
+    ///
+    /// The early return matters for speed, not for the result: without it
+    /// the optimiser hoists the arrays' uniqueness checks above the loop, so
+    /// every call made them unique even on the same day — and a copy of the
+    /// policy (coalescing asks one what it would decide ahead) copied all
+    /// its counters, ~40 KB, on each of its decisions.
     mutating func roll(to t: SimTime) {
+        guard currentDay < t.day else { return }
+        rollDays(to: t)
+    }
+
+    @inline(never)
+    mutating func rollDays(to t: SimTime) {
         while currentDay < t.day {
             currentDay += 1
             if currentDay > 0 {
