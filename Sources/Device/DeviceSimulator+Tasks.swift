@@ -58,7 +58,8 @@ extension DeviceSimulator {
         metrics.energy.active += ledger.active
         var cpu = work.cpuSeconds
         if request.kind == .processing { cpu = max(0, cpu - processingProgress[app]) }
-        let natural = fails ? dataEnd : dataEnd + SimDuration.seconds(cpu)
+        // `SimDuration.seconds(cpu)`, rounded without libm (`roundToInt64`).
+        let natural = fails ? dataEnd : dataEnd + SimDuration(microseconds: roundToInt64(cpu * 1_000_000))
         let budget = request.kind == .processing ? processingBudget : refreshBudget
         let deadline = now + budget
         running = RunningTask(request: request, start: now, dataEnd: dataEnd, naturalEnd: natural,
