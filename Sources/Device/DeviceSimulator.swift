@@ -103,6 +103,12 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     var unconsumedRefresh: [Bool]
     var runCount: [UInt64]
     var processingProgress: [Double]
+    /// Per task slot (app·3 + kind), `random.prefix(purpose, slot)` for the
+    /// failure draw (at 2·slot) and the server-latency draw (at 2·slot + 1).
+    /// Why: two of a draw's three mixing rounds depend only on the purpose
+    /// and the slot, and every task start makes both draws; the prefixes
+    /// depend only on the device key, so they are computed once per run.
+    let taskDrawPrefixes: [UInt64]
     var lastProcessingDone: [SimTime?]
 
     // Metric accumulators.
@@ -167,6 +173,13 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         unconsumedRefresh = Array(repeating: false, count: n)
         runCount = Array(repeating: 0, count: n * 3)
         processingProgress = Array(repeating: 0, count: n)
+        var prefixes: [UInt64] = []
+        prefixes.reserveCapacity(n * 6)
+        for slot in 0..<UInt64(n * 3) {
+            prefixes.append(random.prefix(RandomPurpose.taskFailure.rawValue, slot))
+            prefixes.append(random.prefix(RandomPurpose.serverLatency.rawValue, slot))
+        }
+        taskDrawPrefixes = prefixes
         lastProcessingDone = Array(repeating: nil, count: n)
         ages.reserveCapacity(trace.sessions.count)
         // A boxed policy answers for the type inside the box.
