@@ -326,11 +326,14 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
             if refreshedFor[a] >= first {
                 from = first + slot * ((refreshedFor[a] - first).microseconds / slot.microseconds + 1)
             }
+            // `target` is written only when it changes: a copy of this
+            // policy deciding ahead (coalescing) then shares the array
+            // with the original instead of copying it.
             guard let start = firstLikelySlot(app: a, from: from, to: from + slot * Int64(horizonSlots)) else {
-                target[a] = Self.noSlot
+                if target[a] != Self.noSlot { target[a] = Self.noSlot }
                 continue
             }
-            target[a] = start
+            if target[a] != start { target[a] = start }
             let runFrom = start - leadTime
             if context.now >= runFrom {
                 if overBudget || !budgetAllows(spent: spent, perTask: perTask, runs: runs + 1) { continue }
