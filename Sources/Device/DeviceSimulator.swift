@@ -232,12 +232,12 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         settleBackgroundEnergy()
 
         while true {
-            resolveBatteryAlarm()
             let tSession = nextSessionBoundary
             let tNetwork = networkIndex + 1 < networkSegments.count ? networkSegments[networkIndex + 1].start : .farFuture
             let tCharging = nextChargingBoundary
-            let tBattery = pendingCrossings == 0 ? batteryAlarm : now
-            var t = min(taskEnd, tNetwork, tCharging, tSession, tBattery, policyWake)
+            let tOthers = min(taskEnd, tNetwork, tCharging, tSession, policyWake)
+            let tBattery = pendingCrossings == 0 ? batteryAlarm(unlessAfter: tOthers) : now
+            var t = min(tOthers, tBattery)
             if t >= horizon { t = horizon }
             #if BGBENCH_INVARIANTS
             precondition(t >= now, "simulated time went backwards: \(now) -> \(t)")
