@@ -30,6 +30,17 @@ public struct DeviceRandom: Sendable, Hashable {
         let h = Self.mix(Self.mix(Self.mix(key ^ a) ^ b) ^ c)
         return Double(h >> 11) * 0x1.0p-53
     }
+
+    /// The part of `uniform(a, b, c)` that depends on (a, b) only: then
+    /// `uniform(a, b, c) == DeviceRandom.uniform(prefix: prefix(a, b), c)`.
+    /// Lets a caller that draws often for the same (a, b) keep the prefix.
+    func prefix(_ a: UInt64, _ b: UInt64) -> UInt64 { Self.mix(Self.mix(key ^ a) ^ b) }
+
+    /// `uniform(a, b, c)` from `prefix(a, b)`.
+    @inline(__always)
+    static func uniform(prefix p: UInt64, _ c: UInt64) -> Double {
+        Double(mix(p ^ c) >> 11) * 0x1.0p-53
+    }
 }
 
 /// Stream tags so that different kinds of decisions never share draws.

@@ -8,7 +8,8 @@ extension DeviceSimulator {
     /// and decision (and copying it into the call) was the largest single
     /// cost of the loop. The fields that never change during a run
     /// (`appCount`, `random`, `future`, `refreshBudget`) are set once in
-    /// `init`; the others are brought up to date here, just before each
+    /// `init`, `device` is the simulator's `state` itself (see `state`);
+    /// the others are brought up to date here, just before each
     /// policy call. Nothing else reads `ctx`, so it cannot be stale where it
     /// is used.
     ///
@@ -20,8 +21,7 @@ extension DeviceSimulator {
     /// the policy call runs in between.
     @inline(__always)
     mutating func refreshContext() {
-        ctx.now = now
-        ctx.device = state
+        ctx.now = now   // ctx.device is `state` itself
         scheduler.swapPending(with: &ctx.pending)
         ctx.radioUpUntil = radio.tailEnds(at: now)
         ctx.lastSessionEnd = lastSessionEnd

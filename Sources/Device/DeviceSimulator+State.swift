@@ -132,6 +132,46 @@ extension DeviceSimulator {
         batteryAlarm = Self.batteryAlarm(inputs, capacityJoules: capacityJoules)
     }
 
+    /// The battery alarm for the loop's choice of the next event: exact,
+    /// or `.farFuture` when it certainly comes after `bound` (the earliest
+    /// other event), its inputs then left pending.
+    ///
+    /// Why: the alarm is rescheduled at almost every event, and computing it
+    /// (two divisions and a rounding) was ~3 % of the run, for a value
+    /// that is nearly always later than the next event and replaced there.
+    /// The test is conservative: the alarm is `anchor` plus at least
+    /// `seconds · 1e6` µs with `seconds = |target − level| / 100 · C / |w|`;
+    /// it is skipped only if `|target − level| · C · 1e4 > D · |w|` (D the
+    /// µs from `anchor` to `bound`) with a relative margin of 1e-9, far
+    /// above the rounding of either side (a few ulps), so it never skips an
+    /// alarm at or before `bound`. A skipped alarm is computed exactly from
+    /// the same inputs if the policy-wake branch needs it.
+    @inline(__always)
+    mutating func batteryAlarm(unlessAfter bound: SimTime) -> SimTime {
+        if let i = alarmInputs {
+            if let target = Self.alarmTarget(i), bound > i.anchor {
+                let lhs = (target - i.level).magnitude * capacityJoules * 1e4
+                let rhs = Double(bound.microseconds - i.anchor.microseconds) * i.watts.magnitude
+                if lhs > rhs * (1 + 1e-9) { return .farFuture }
+            }
+            resolveBatteryAlarm()
+        }
+        return batteryAlarm
+    }
+
+    /// The level the alarm of `i` aims at (nil: no alarm; see `batteryAlarm(_:capacityJoules:)`).
+    @inline(__always)
+    static func alarmTarget(_ i: AlarmInputs) -> Double? {
+        let w = i.watts
+        guard w != 0 else { return nil }
+        let level = i.level
+        if w < 0 {
+            if level > 20 { return 20 } else if level > 10 { return 10 } else { return nil }
+        } else {
+            if level < 20 { return 20 } else if level < 80 && i.lowPower { return 80 } else { return nil }
+        }
+    }
+
     static func batteryAlarm(_ i: AlarmInputs, capacityJoules: Double) -> SimTime {
         let w = i.watts
         guard w != 0 else { return .farFuture }

@@ -35,7 +35,8 @@ extension DeviceSimulator {
 
         var ledger = EnergyLedger()
         var dataEnd = now
-        var fails = random.uniform(RandomPurpose.taskFailure.rawValue, UInt64(slot), n)
+        // `random.uniform(RandomPurpose.taskFailure.rawValue, UInt64(slot), n)`.
+        var fails = DeviceRandom.uniform(prefix: taskDrawPrefixes[2 * slot], n)
             < work.failureProbability(on: state.network)
         if work.usesNetwork {
             if state.network.isOnline {
@@ -58,7 +59,8 @@ extension DeviceSimulator {
         metrics.energy.active += ledger.active
         var cpu = work.cpuSeconds
         if request.kind == .processing { cpu = max(0, cpu - processingProgress[app]) }
-        let natural = fails ? dataEnd : dataEnd + SimDuration.seconds(cpu)
+        // `SimDuration.seconds(cpu)`, rounded without libm (`roundToInt64`).
+        let natural = fails ? dataEnd : dataEnd + SimDuration(microseconds: roundToInt64(cpu * 1_000_000))
         let budget = request.kind == .processing ? processingBudget : refreshBudget
         let deadline = now + budget
         running = RunningTask(request: request, start: now, dataEnd: dataEnd, naturalEnd: natural,
@@ -144,7 +146,8 @@ extension DeviceSimulator {
     func serverLatency(_ work: WorkModel, slot: Int, run n: UInt64) -> SimDuration {
         let sigma = work.serverLatencySigma
         guard sigma > 0 else { return work.serverLatency }
-        let u = random.uniform(RandomPurpose.serverLatency.rawValue, UInt64(slot), n)
+        // `random.uniform(RandomPurpose.serverLatency.rawValue, UInt64(slot), n)`.
+        let u = DeviceRandom.uniform(prefix: taskDrawPrefixes[2 * slot + 1], n)
         let z = standardNormalQuantile(u)
         let micros = min(Double(work.serverLatency.microseconds) * Foundation.exp(sigma * z), 8.64e10)
         return SimDuration(microseconds: Int64(micros + 0.5))   // ≥ 0: rounds half up without libm

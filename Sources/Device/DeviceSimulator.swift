@@ -61,7 +61,15 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
 
     // Device state.
     public internal(set) var now: SimTime = .zero
-    var state = DeviceState()
+    /// The device state. Stored in the policy's context (`ctx.device`), so
+    /// a decision point does not copy it there: written field by field just
+    /// before the context was passed (and so copied whole), it stalled on
+    /// store-to-load forwarding, ~2 % of the simulation. `ctx.device` is
+    /// the state at every policy call, as before.
+    var state: DeviceState {
+        get { ctx.device }
+        _modify { yield &ctx.device }
+    }
     var scheduler: BackgroundTaskScheduler
     var radio: RadioModel
     let capacityJoules: Double
@@ -103,6 +111,12 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     var unconsumedRefresh: [Bool]
     var runCount: [UInt64]
     var processingProgress: [Double]
+    /// Per task slot (app·3 + kind), `random.prefix(purpose, slot)` for the
+    /// failure draw (at 2·slot) and the server-latency draw (at 2·slot + 1).
+    /// Why: two of a draw's three mixing rounds depend only on the purpose
+    /// and the slot, and every task start makes both draws; the prefixes
+    /// depend only on the device key, so they are computed once per run.
+    let taskDrawPrefixes: [UInt64]
     var lastProcessingDone: [SimTime?]
 
     // Metric accumulators.
@@ -167,6 +181,13 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         unconsumedRefresh = Array(repeating: false, count: n)
         runCount = Array(repeating: 0, count: n * 3)
         processingProgress = Array(repeating: 0, count: n)
+        var prefixes: [UInt64] = []
+        prefixes.reserveCapacity(n * 6)
+        for slot in 0..<UInt64(n * 3) {
+            prefixes.append(random.prefix(RandomPurpose.taskFailure.rawValue, slot))
+            prefixes.append(random.prefix(RandomPurpose.serverLatency.rawValue, slot))
+        }
+        taskDrawPrefixes = prefixes
         lastProcessingDone = Array(repeating: nil, count: n)
         ages.reserveCapacity(trace.sessions.count)
         // A boxed policy answers for the type inside the box.
@@ -181,9 +202,10 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         } else {
             future = nil
         }
-        state.batteryPercent = trace.initialBatteryPercent
-        state.network = .offline
-        ctx = PolicyContext(now: .zero, device: state, pending: [], appCount: n, radioUpUntil: nil,
+        var initial = DeviceState()
+        initial.batteryPercent = trace.initialBatteryPercent
+        initial.network = .offline
+        ctx = PolicyContext(now: .zero, device: initial, pending: [], appCount: n, radioUpUntil: nil,
                             lastSessionEnd: nil, random: random, future: future, backgroundJoules: 0,
                             refreshBudget: refreshBudget)
     }
@@ -219,12 +241,12 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         settleBackgroundEnergy()
 
         while true {
-            resolveBatteryAlarm()
             let tSession = nextSessionBoundary
             let tNetwork = networkIndex + 1 < networkSegments.count ? networkSegments[networkIndex + 1].start : .farFuture
             let tCharging = nextChargingBoundary
-            let tBattery = pendingCrossings == 0 ? batteryAlarm : now
-            var t = min(taskEnd, tNetwork, tCharging, tSession, tBattery, policyWake)
+            let tOthers = min(taskEnd, tNetwork, tCharging, tSession, policyWake)
+            let tBattery = pendingCrossings == 0 ? batteryAlarm(unlessAfter: tOthers) : now
+            var t = min(tOthers, tBattery)
             if t >= horizon { t = horizon }
             #if BGBENCH_INVARIANTS
             precondition(t >= now, "simulated time went backwards: \(now) -> \(t)")

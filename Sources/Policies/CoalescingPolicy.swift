@@ -105,10 +105,17 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
         var ownWake = inner.wakeAt
         if let w = ownWake, w >= radioUpUntil { ownWake = align(w) }
 
+        // Nothing to look ahead at (the usual case): the base's own
+        // decision, without copying the base and the context (a copy of a
+        // base with arrays costs retains and, once it decides, copies of
+        // the arrays it writes). Same test as the loop's first step below.
+        guard let first = inner.wakeAt, first > now, first <= horizon, first.day == now.day else {
+            return PolicyDecision(run: inner.run, runAllEligible: inner.runAllEligible, wakeAt: ownWake)
+        }
         var run: [RequestID] = []
         var future = context
         var copy = base
-        var w = inner.wakeAt
+        var w: SimTime? = first
         var steps = 0
         while let t = w, t > future.now, t <= horizon, t.day == now.day, steps < Self.maxLookahead {
             steps += 1

@@ -56,10 +56,14 @@ public struct FixedIntervalPolicy: SchedulingPolicy {
         var runs = 0
         var holdsEligible = false
         for r in context.pending {
-            if runsNow(r, context) { runs += 1; continue }
-            if r.kind == .processing { continue }
-            if context.isEligible(r) { holdsEligible = true }
-            let at = max(due(r.app), r.earliestBegin)
+            // `runsNow(r, context)`, with the eligibility and due time
+            // computed once for the rest of the loop body.
+            let eligible = context.isEligible(r)
+            if r.kind == .processing { if eligible { runs += 1 }; continue }
+            let due = due(r.app)
+            if eligible && context.now >= due - flex { runs += 1; continue }
+            if eligible { holdsEligible = true }
+            let at = max(due, r.earliestBegin)
             if at > context.now && (wake == nil || at < wake!) { wake = at }
         }
         if runs == 0 { return PolicyDecision(wakeAt: wake) }

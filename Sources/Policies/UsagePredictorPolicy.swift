@@ -123,7 +123,19 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     }
 
     /// Advances the day counters (with decay) up to the day of `t`.
+    ///
+    /// The early return matters for speed, not for the result: without it
+    /// the optimiser hoists the arrays' uniqueness checks above the loop, so
+    /// every call made them unique even on the same day — and a copy of the
+    /// policy (coalescing asks one what it would decide ahead) copied all
+    /// its counters, ~40 KB, on each of its decisions.
     mutating func roll(to t: SimTime) {
+        guard currentDay < t.day else { return }
+        rollDays(to: t)
+    }
+
+    @inline(never)
+    mutating func rollDays(to t: SimTime) {
         while currentDay < t.day {
             currentDay += 1
             if currentDay > 0 {
@@ -314,11 +326,14 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
             if refreshedFor[a] >= first {
                 from = first + slot * ((refreshedFor[a] - first).microseconds / slot.microseconds + 1)
             }
+            // `target` is written only when it changes: a copy of this
+            // policy deciding ahead (coalescing) then shares the array
+            // with the original instead of copying it.
             guard let start = firstLikelySlot(app: a, from: from, to: from + slot * Int64(horizonSlots)) else {
-                target[a] = Self.noSlot
+                if target[a] != Self.noSlot { target[a] = Self.noSlot }
                 continue
             }
-            target[a] = start
+            if target[a] != start { target[a] = start }
             let runFrom = start - leadTime
             if context.now >= runFrom {
                 if overBudget || !budgetAllows(spent: spent, perTask: perTask, runs: runs + 1) { continue }
