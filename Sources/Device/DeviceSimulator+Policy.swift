@@ -8,31 +8,35 @@ extension DeviceSimulator {
     /// and decision (and copying it into the call) was the largest single
     /// cost of the loop. The fields that never change during a run
     /// (`appCount`, `random`, `future`, `refreshBudget`) are set once in
-    /// `init`, `device` is the simulator's `state` itself (see `state`);
-    /// the others are brought up to date here, just before each
+    /// `init`; `now`, `device`, `lastSessionEnd` and `pending` are the
+    /// simulator's `now`, `state`, `lastSessionEnd` and `pending` themselves
+    /// (see them); the others are brought up to date here, just before each
     /// policy call. Nothing else reads `ctx`, so it cannot be stale where it
     /// is used.
     ///
-    /// The pending requests are *moved* into the context (swapped with the
-    /// empty array it holds between calls) rather than shared: sharing costs
-    /// a retain and a release per call and would make the scheduler's next
-    /// submit copy the array (copy-on-write). `releaseContext` moves them
-    /// back; the scheduler's own list is empty in between, and nothing but
-    /// the policy call runs in between.
+    /// The policy call copies the context (exclusive access to `self`), so a
+    /// field stored just before it stalls that copy (store-to-load
+    /// forwarding): hence the fields stored in place where they change, and
+    /// the conditional stores here.
     @inline(__always)
     mutating func refreshContext() {
-        ctx.now = now   // ctx.device is `state` itself
-        scheduler.swapPending(with: &ctx.pending)
-        ctx.radioUpUntil = radio.tailEnds(at: now)
-        ctx.lastSessionEnd = lastSessionEnd
-        ctx.backgroundJoules = metrics.energy.total
+        // Stored only when changed (often not, between two calls). Compared
+        // bit for bit, so the context holds exactly the value it would have
+        // been given (-0.0, NaN).
+        let up = radio.tailEnds(at: now)
+        if up != ctx.radioUpUntil { ctx.radioUpUntil = up }
+        let joules = metrics.energy.total
+        if joules.bitPattern != ctx.backgroundJoules.bitPattern { ctx.backgroundJoules = joules }
     }
 
-    /// Moves the pending requests back from the context to the scheduler
-    /// after a policy call (see `refreshContext`).
+    /// Runs `body` on the scheduler with the pending requests moved into it
+    /// (see `pending`), and moves them back.
     @inline(__always)
-    mutating func releaseContext() {
+    mutating func withScheduler<R>(_ body: (inout BackgroundTaskScheduler) -> R) -> R {
         scheduler.swapPending(with: &ctx.pending)
+        let r = body(&scheduler)
+        scheduler.swapPending(with: &ctx.pending)
+        return r
     }
 
     /// Tells the policy, unless it declared that it ignores this kind of
@@ -44,7 +48,6 @@ extension DeviceSimulator {
         guard observes.contains(observation.kind) else { return }
         refreshContext()
         policy.observe(observation, context: ctx)
-        releaseContext()
     }
 
     /// A decision point: ask the policy, queue what it may run, refuse the rest.
@@ -53,20 +56,19 @@ extension DeviceSimulator {
         guard now < horizon else { return }
         refreshContext()
         let decision = policy.decide(context: ctx)
-        releaseContext()
         if let w = decision.wakeAt, w > now { policyWake = w } else { policyWake = .farFuture }
         for id in decision.run {
-            guard let i = scheduler.index(of: id) else { refuse(id, .notPending); continue }
-            if let reason = OSRules.refusal(for: scheduler.pending[i], at: now, state: state) {
+            guard let i = pending.firstIndex(where: { $0.id == id }) else { refuse(id, .notPending); continue }
+            if let reason = OSRules.refusal(for: pending[i], at: now, state: state) {
                 refuse(id, reason); continue
             }
-            runQueue.append(scheduler.remove(at: i))
+            runQueue.append(pending.remove(at: i))
         }
         if decision.runAllEligible {
             var i = 0
-            while i < scheduler.pending.count {
-                if OSRules.refusal(for: scheduler.pending[i], at: now, state: state) == nil {
-                    runQueue.append(scheduler.remove(at: i))
+            while i < pending.count {
+                if OSRules.refusal(for: pending[i], at: now, state: state) == nil {
+                    runQueue.append(pending.remove(at: i))
                 } else {
                     i += 1
                 }

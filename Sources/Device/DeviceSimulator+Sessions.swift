@@ -90,8 +90,12 @@ extension DeviceSimulator {
     }
 
     mutating func submit(app: Int32, identifier: Int32, earliestBegin: SimTime, power: Bool, network: Bool) {
-        switch scheduler.submit(app: app, identifierIndex: identifier, earliestBegin: earliestBegin,
-                                requiresExternalPower: power, requiresNetworkConnectivity: network, at: now) {
+        let now = self.now
+        let result = withScheduler {
+            $0.submit(app: app, identifierIndex: identifier, earliestBegin: earliestBegin,
+                      requiresExternalPower: power, requiresNetworkConnectivity: network, at: now)
+        }
+        switch result {
         case .success(let r):
             if Sink.isEnabled {
                 var e = DeviceEvent(kind: .submitted, time: now, device: state)

@@ -12,7 +12,7 @@ extension DeviceSimulator {
             // The state changed while it waited behind another task (e.g. a
             // session started): not the policy's fault, it goes back to pending.
             if OSRules.refusal(for: request, at: now, state: state) != nil {
-                scheduler.restore(request)
+                withScheduler { $0.restore(request) }
                 continue
             }
             start(request)

@@ -60,7 +60,15 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     var networkIndex = 0
 
     // Device state.
-    public internal(set) var now: SimTime = .zero
+    /// The current time. Stored in the policy's context (`ctx.now`), like
+    /// `state`: written when time advances rather than just before each
+    /// policy call, whose copy of the context then stalled on the fresh
+    /// store (store-to-load forwarding). `ctx.now` is `now` at every policy
+    /// call, as before.
+    public internal(set) var now: SimTime {
+        get { ctx.now }
+        set { ctx.now = newValue }
+    }
     /// The device state. Stored in the policy's context (`ctx.device`), so
     /// a decision point does not copy it there: written field by field just
     /// before the context was passed (and so copied whole), it stalled on
@@ -70,7 +78,21 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         get { ctx.device }
         _modify { yield &ctx.device }
     }
+    /// The scheduler's rules (registrations, limits, request numbering).
+    /// Its own pending list is empty but during one of its calls
+    /// (`withScheduler`): the pending requests are kept in the policy's
+    /// context, `ctx.pending` (see `pending`).
     var scheduler: BackgroundTaskScheduler
+    /// The pending requests, in submission order: the policy's context's
+    /// own list. Moving them into the context before each policy call and
+    /// back after it (a swap with the scheduler's list) stored to the
+    /// context just before the call copied it: a store-to-load forwarding
+    /// stall per call. Now a swap happens around each scheduler call
+    /// (`submit`, `restore`) instead, which is not followed by a copy.
+    var pending: [TaskRequest] {
+        get { ctx.pending }
+        _modify { yield &ctx.pending }
+    }
     var radio: RadioModel
     let capacityJoules: Double
     let chargingWatts: Double
@@ -82,7 +104,11 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     var pendingCrossings: UInt8 = 0
     var energyOnBattery = 0.0       // background joules already taken off the battery
     var lowPowerSince: SimTime? = nil
-    var lastSessionEnd: SimTime? = nil
+    /// When the last session ended; stored in the context (`ctx.lastSessionEnd`, see `now`).
+    var lastSessionEnd: SimTime? {
+        get { ctx.lastSessionEnd }
+        set { ctx.lastSessionEnd = newValue }
+    }
 
     /// Stop after this many events (a guard against a policy that wakes in a
     /// busy loop; the conformance check uses it). Default: no limit.
@@ -208,6 +234,8 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         ctx = PolicyContext(now: .zero, device: initial, pending: [], appCount: n, radioUpUntil: nil,
                             lastSessionEnd: nil, random: random, future: future, backgroundJoules: 0,
                             refreshBudget: refreshBudget)
+        // The pending requests live in the context (see `pending`).
+        scheduler.swapPending(with: &ctx.pending)
     }
 
     /// Fills gaps in the network intervals with offline so the segments tile [0, horizon).
