@@ -166,20 +166,30 @@ extension EventQueue.Core {
         return handle
     }
 
+    /// An entry leaving the queue (from the run or the front bucket):
+    /// releases its slot and returns it if it is live; a cancelled entry is
+    /// dropped (nil). A cancelled event's slot is only reclaimed here, once
+    /// its entry has left the buckets, so the live bit cannot belong to a
+    /// newer event.
+    @inlinable @inline(__always)
+    mutating func take(_ entry: EventQueue.Entry) -> (key: UInt64, id: UInt32)? {
+        releaseSlot(entry.slot)
+        guard isLive(entry) else {
+            staleCount &-= 1
+            return nil
+        }
+        clearLive(entry.slot)
+        liveCount &-= 1
+        floorKey = entry.key
+        return (entry.key, entry.id)
+    }
+
     @inlinable @inline(__always)
     mutating func popMin() -> (key: UInt64, id: UInt32)? {
         while true {
             if runCount > 0 {
                 runCount &-= 1
-                let entry = run[runCount]
-                releaseSlot(entry.slot)
-                if isLive(entry) {
-                    clearLive(entry.slot)
-                    liveCount &-= 1
-                    floorKey = entry.key
-                    return (entry.key, entry.id)
-                }
-                staleCount &-= 1
+                if let popped = take(run[runCount]) { return popped }
                 continue
             }
             let front = buckets[0]
@@ -188,17 +198,7 @@ extension EventQueue.Core {
                 head &+= 1
                 let end = front.first == front.last ? Int(front.fill) : EventQueue.chunkSize
                 if head == end { advanceFrontChunk() }
-                // A cancelled event's slot is only reclaimed here, once its
-                // entry has left the buckets, so the live bit cannot belong
-                // to a newer event.
-                releaseSlot(entry.slot)
-                if isLive(entry) {
-                    clearLive(entry.slot)
-                    liveCount &-= 1
-                    floorKey = entry.key
-                    return (entry.key, entry.id)
-                }
-                staleCount &-= 1
+                if let popped = take(entry) { return popped }
                 continue
             }
             guard let b = lowestOccupiedBucket() else {
