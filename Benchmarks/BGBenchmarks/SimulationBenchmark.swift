@@ -37,8 +37,9 @@ extension BenchmarkFamily {
                 one.configurations = [spec.configurations[c]]
                 one.baseline = 0
                 let best = (0..<2).map { _ in runOnce(one, threads: 1) }.min { $0.wall < $1.wall }!
-                perPolicy.append(String(format: "  %@: %.2f M events/s", spec.configurations[c].label,
-                                        Double(best.events) / best.wall / 1e6))
+                perPolicy.append(String(format: "  %@: %.2f M events/s, %.0f events per user-week",
+                                        spec.configurations[c].label,
+                                        Double(best.events) / best.wall / 1e6, Double(best.events) / Double(users)))
             }
             return Measurement(benchmark: "simulation-\(threads)-threads", n: users, operations: bestN.events,
                                nsPerOp: bestN.wall * 1e9 / Double(bestN.events),

@@ -32,9 +32,25 @@ public struct BackgroundTaskScheduler: Sendable {
     /// Pending requests in submission order.
     public private(set) var pending: [TaskRequest] = []
     private var nextID: UInt32 = 1
+    /// `apps` flattened for `submit`: app a's identifier kinds are
+    /// `kinds[kindStart[a] ..< kindStart[a + 1]]`. Why: `submit` runs once
+    /// or twice per simulated task, and reading the kind through `apps[a]`
+    /// copied the registration (a retain and release of its identifier
+    /// list, strings included) each time.
+    private let kinds: [TaskKind]
+    private let kindStart: [Int32]
+    private let refreshEnabled: [Bool]
 
     public init(apps: [App]) {
         self.apps = apps
+        var kinds: [TaskKind] = [], starts: [Int32] = [0]
+        for app in apps {
+            kinds += app.identifiers.map(\.kind)
+            starts.append(Int32(kinds.count))
+        }
+        self.kinds = kinds
+        kindStart = starts
+        refreshEnabled = apps.map(\.backgroundAppRefreshEnabled)
         pending.reserveCapacity(apps.count * 2)
     }
 
@@ -58,17 +74,20 @@ public struct BackgroundTaskScheduler: Sendable {
     public mutating func submit(app: Int32, identifierIndex: Int32, earliestBegin: SimTime,
                                 requiresExternalPower: Bool = false, requiresNetworkConnectivity: Bool = false,
                                 at now: SimTime) -> Result<TaskRequest, SubmitError> {
-        let registration = apps[Int(app)]
-        guard identifierIndex >= 0 && Int(identifierIndex) < registration.identifiers.count else {
+        let a = Int(app)
+        let first = kindStart[a]
+        guard identifierIndex >= 0 && identifierIndex < kindStart[a + 1] - first else {
             return .failure(.notPermitted)
         }
-        let kind = registration.identifiers[Int(identifierIndex)].kind
-        if kind != .processing && !registration.backgroundAppRefreshEnabled { return .failure(.unavailable) }
+        let kind = kinds[Int(first + identifierIndex)]
+        if kind != .processing && !refreshEnabled[a] { return .failure(.unavailable) }
         // The request being replaced does not count against the limit.
         var sameKind = 0
-        var replaced: Int? = nil
-        for (i, r) in pending.enumerated() where r.app == app {
-            if r.identifier == identifierIndex { replaced = i } else if r.kind == kind { sameKind += 1 }
+        var replaced = -1
+        pending.withUnsafeBufferPointer { list in
+            for i in list.indices where list[i].app == app {
+                if list[i].identifier == identifierIndex { replaced = i } else if list[i].kind == kind { sameKind += 1 }
+            }
         }
         let limit = kind == .processing ? Self.maxPendingProcessing : Self.maxPendingRefresh
         if sameKind >= limit { return .failure(.tooManyPendingTaskRequests) }
@@ -77,8 +96,17 @@ public struct BackgroundTaskScheduler: Sendable {
                                   requiresExternalPower: kind == .processing && requiresExternalPower,
                                   requiresNetworkConnectivity: requiresNetworkConnectivity, submittedAt: now)
         nextID &+= 1
-        if let replaced { pending.remove(at: replaced) }
-        pending.append(request)
+        if replaced >= 0 {
+            // Remove the replaced request and append the new one, as one
+            // shift of the requests after it (no remove-then-append, which
+            // moved them and then checked capacity again).
+            pending.withUnsafeMutableBufferPointer { list in
+                for i in replaced ..< list.count - 1 { list[i] = list[i + 1] }
+                list[list.count - 1] = request
+            }
+        } else {
+            pending.append(request)
+        }
         return .success(request)
     }
 

@@ -75,16 +75,16 @@ extension DeviceSimulator {
     /// The app goes to the background: it submits its refresh request (rule 6)
     /// and, if due, its processing request.
     mutating func appEntersBackground(app: Int32) {
-        let m = models[Int(app)]
-        if !m.usesLegacyFetch {
-            submit(app: app, identifier: refreshIdentifier, earliestBegin: now + m.refreshEarliestBeginDelay,
-                   power: false, network: m.refresh.usesNetwork)
+        let a = Int(app)   // fields read through `models[a]`: no copy of the whole model
+        if !models[a].usesLegacyFetch {
+            submit(app: app, identifier: refreshIdentifier, earliestBegin: now + models[a].refreshEarliestBeginDelay,
+                   power: false, network: models[a].refresh.usesNetwork)
         }
-        if let interval = m.processingInterval {
-            let due = lastProcessingDone[Int(app)].map { now - $0 >= interval } ?? true
+        if let interval = models[a].processingInterval {
+            let due = lastProcessingDone[a].map { now - $0 >= interval } ?? true
             if due {
                 submit(app: app, identifier: processingIdentifier, earliestBegin: now,
-                       power: m.processingRequiresExternalPower, network: m.processingRequiresNetwork)
+                       power: models[a].processingRequiresExternalPower, network: models[a].processingRequiresNetwork)
             }
         }
     }
@@ -117,8 +117,8 @@ extension DeviceSimulator {
     /// Legacy Background Fetch: the system keeps one fetch pending, not
     /// before `minimumFetchInterval` after the last one.
     mutating func armLegacyFetch(app: Int32, after t: SimTime) {
-        let m = models[Int(app)]
-        submit(app: app, identifier: 2, earliestBegin: t + m.minimumFetchInterval, power: false,
-               network: m.refresh.usesNetwork)
+        let a = Int(app)
+        submit(app: app, identifier: 2, earliestBegin: t + models[a].minimumFetchInterval, power: false,
+               network: models[a].refresh.usesNetwork)
     }
 }

@@ -22,8 +22,9 @@ extension DeviceSimulator {
 
     mutating func start(_ request: TaskRequest) {
         let app = Int(request.app)
-        let m = models[app]
-        let work = request.kind == .processing ? m.processing : m.refresh
+        // Fields read through `models[app]`, not a copy of the app's model:
+        // copying the whole `AppModel` (~200 bytes) was a `memcpy` per start.
+        let work = request.kind == .processing ? models[app].processing : models[app].refresh
         let slot = app * 3 + Int(request.kind.rawValue)
         let n = runCount[slot]
         runCount[slot] += 1
@@ -31,7 +32,7 @@ extension DeviceSimulator {
         delaySum += (now - request.earliestBegin).seconds
 
         // Chain scheduling: the handler resubmits first thing (or forgets).
-        if request.kind == .appRefresh && m.resubmitsAtStart { resubmit(request, run: n) }
+        if request.kind == .appRefresh && models[app].resubmitsAtStart { resubmit(request, run: n) }
 
         var ledger = EnergyLedger()
         var dataEnd = now
@@ -40,7 +41,7 @@ extension DeviceSimulator {
             < work.failureProbability(on: state.network)
         if work.usesNetwork {
             if state.network.isOnline {
-                let t = radio.backgroundTransfer(at: now, bytesUp: work.bytesUp, bytesDown: work.bytesDown,
+                let t = radio.backgroundTransfer(at: now, shape: transferShapes[slot * 3 + Int(state.network.rawValue)],
                                                  latency: serverLatency(work, slot: slot, run: n))
                 dataEnd = t.end
                 ledger = t.ledger
@@ -76,7 +77,6 @@ extension DeviceSimulator {
         taskEnd = .farFuture
         let request = task.request
         let app = Int(request.app)
-        let m = models[app]
         let expired = interrupted || now < task.naturalEnd
         if now < task.dataEnd {
             let refund = radio.cutLastTransfer(at: now)
@@ -99,7 +99,7 @@ extension DeviceSimulator {
                 newData = got
                 if !got || unconsumedRefresh[app] { metrics.wastedRefreshes += 1 }
                 if got { unconsumedRefresh[app] = true }
-                fetchResult = (got || !m.reportsHonestly) ? .newData : .noData
+                fetchResult = (got || !models[app].reportsHonestly) ? .newData : .noData
             } else {
                 processingProgress[app] = 0
                 lastProcessingDone[app] = now
@@ -107,12 +107,12 @@ extension DeviceSimulator {
         case .failed:
             metrics.tasksFailed += 1
             metrics.wastedEnergyJoules += task.ledger.total
-            if request.kind.refreshesContent { fetchResult = m.reportsHonestly ? .failed : .newData }
+            if request.kind.refreshesContent { fetchResult = models[app].reportsHonestly ? .failed : .newData }
         case .expired:
             metrics.tasksExpired += 1
             metrics.wastedEnergyJoules += task.ledger.total
-            if request.kind == .processing && m.checkpointsOnExpiration { processingProgress[app] += cpuRan }
-            if request.kind.refreshesContent { fetchResult = m.reportsHonestly ? .failed : .newData }
+            if request.kind == .processing && models[app].checkpointsOnExpiration { processingProgress[app] += cpuRan }
+            if request.kind.refreshesContent { fetchResult = models[app].reportsHonestly ? .failed : .newData }
         }
         if Sink.isEnabled {
             var e = DeviceEvent(kind: .task, time: now, device: state)
@@ -122,14 +122,14 @@ extension DeviceSimulator {
             e.energy = task.ledger
             sink.record(e)
         }
-        if request.kind == .appRefresh && !m.resubmitsAtStart {
+        if request.kind == .appRefresh && !models[app].resubmitsAtStart {
             resubmit(request, run: runCount[app * 3] - 1)
         }
         // The app retries a failed refresh soon (replacing the request its
         // handler submitted): `AppModel.retryDelayAfterFailure`.
-        if outcome == .failed && request.kind == .appRefresh, let delay = m.retryDelayAfterFailure {
+        if outcome == .failed && request.kind == .appRefresh, let delay = models[app].retryDelayAfterFailure {
             submit(app: request.app, identifier: refreshIdentifier, earliestBegin: now + delay,
-                   power: false, network: m.refresh.usesNetwork)
+                   power: false, network: models[app].refresh.usesNetwork)
         }
         if request.kind == .legacyFetch { armLegacyFetch(app: request.app, after: now) }
         let report = TaskReport(request: request, start: task.start, end: now, outcome: outcome,
@@ -143,9 +143,20 @@ extension DeviceSimulator {
     /// exp(σ·Z), Z standard normal (inverse normal CDF of one uniform)
     /// keyed like the failure draw (app, kind, run number): the same task
     /// has the same latency under every policy (common random numbers).
-    func serverLatency(_ work: WorkModel, slot: Int, run n: UInt64) -> SimDuration {
+    /// Read from `memo` when an earlier configuration drew it.
+    @inline(__always)
+    mutating func serverLatency(_ work: WorkModel, slot: Int, run n: UInt64) -> SimDuration {
+        guard work.serverLatencySigma > 0 else { return work.serverLatency }
+        let known = memo.latencyMicros[slot].count
+        if n < UInt64(known) { return SimDuration(microseconds: memo.latencyMicros[slot][Int(n)]) }
+        let latency = drawServerLatency(work, slot: slot, run: n)
+        if n == UInt64(known) { memo.latencyMicros[slot].append(latency.microseconds) }
+        return latency
+    }
+
+    /// `serverLatency` drawn (no memo).
+    func drawServerLatency(_ work: WorkModel, slot: Int, run n: UInt64) -> SimDuration {
         let sigma = work.serverLatencySigma
-        guard sigma > 0 else { return work.serverLatency }
         // `random.uniform(RandomPurpose.serverLatency.rawValue, UInt64(slot), n)`.
         let u = DeviceRandom.uniform(prefix: taskDrawPrefixes[2 * slot + 1], n)
         let z = standardNormalQuantile(u)
@@ -155,9 +166,9 @@ extension DeviceSimulator {
 
     /// The handler resubmits its refresh request, unless it forgets (rule 6).
     mutating func resubmit(_ request: TaskRequest, run n: UInt64) {
-        let m = models[Int(request.app)]
-        let forgets = m.forgetProbability > 0
-            && random.uniform(RandomPurpose.forgetsToResubmit.rawValue, UInt64(request.app), n) < m.forgetProbability
+        let a = Int(request.app)
+        let p = models[a].forgetProbability
+        let forgets = p > 0 && random.uniform(RandomPurpose.forgetsToResubmit.rawValue, UInt64(request.app), n) < p
         if forgets {
             metrics.chainBreaks += 1
             if Sink.isEnabled {
@@ -167,8 +178,8 @@ extension DeviceSimulator {
             }
             return
         }
-        submit(app: request.app, identifier: refreshIdentifier, earliestBegin: now + m.refreshEarliestBeginDelay,
-               power: false, network: m.refresh.usesNetwork)
+        submit(app: request.app, identifier: refreshIdentifier, earliestBegin: now + models[a].refreshEarliestBeginDelay,
+               power: false, network: models[a].refresh.usesNetwork)
     }
 }
 

@@ -143,6 +143,15 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     /// and the slot, and every task start makes both draws; the prefixes
     /// depend only on the device key, so they are computed once per run.
     let taskDrawPrefixes: [UInt64]
+    /// Per task slot and network (slot·3 + network), the shape of the
+    /// slot's transfer on that network's radio (`RadioModel.shape`). Why:
+    /// its two divisions and the α energy depend only on the app's work
+    /// model and the radio, so they are computed once per run instead of at
+    /// every task start. (Offline entries are never read.)
+    let transferShapes: [RadioModel.TransferShape]
+    /// Server latencies already drawn for this device (see `TaskDrawMemo`);
+    /// handed in by the caller and back out with `memo` after the run.
+    public internal(set) var memo: TaskDrawMemo
     var lastProcessingDone: [SimTime?]
 
     // Metric accumulators.
@@ -171,7 +180,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     }
 
     public init(trace: DeviceTrace, configuration: DeviceConfiguration, policy: Policy,
-                randomKey: UInt64, sink: Sink) {
+                randomKey: UInt64, sink: Sink, memo: TaskDrawMemo = TaskDrawMemo()) {
         self.trace = trace
         self.config = configuration
         self.policy = policy
@@ -214,6 +223,27 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
             prefixes.append(random.prefix(RandomPurpose.serverLatency.rawValue, slot))
         }
         taskDrawPrefixes = prefixes
+        var shapes: [RadioModel.TransferShape] = []
+        shapes.reserveCapacity(n * 9)
+        for slot in 0..<(n * 3) {
+            let m = models[slot / 3]
+            let work = slot % 3 == Int(TaskKind.processing.rawValue) ? m.processing : m.refresh
+            for net in [NetworkType.offline, .wifi, .cellular] {
+                precondition(Int(net.rawValue) == shapes.count % 3, "NetworkType raw values are 0, 1, 2")
+                shapes.append(RadioModel.shape(bytesUp: work.bytesUp, bytesDown: work.bytesDown,
+                                               on: configuration.energy.radio(net)))
+            }
+        }
+        transferShapes = shapes
+        var signatures: [TaskDrawMemo.Signature] = []
+        for slot in 0..<(n * 3) {
+            let m = models[slot / 3]
+            let work = slot % 3 == Int(TaskKind.processing.rawValue) ? m.processing : m.refresh
+            signatures.append(.init(medianMicros: work.serverLatency.microseconds, sigma: work.serverLatencySigma))
+        }
+        var memo = memo
+        memo.prepare(key: randomKey, signatures: signatures)
+        self.memo = memo
         lastProcessingDone = Array(repeating: nil, count: n)
         ages.reserveCapacity(trace.sessions.count)
         // A boxed policy answers for the type inside the box.
@@ -329,17 +359,42 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
 /// other modules).
 public func simulateDevice(trace: DeviceTrace, configuration: DeviceConfiguration = DeviceConfiguration(),
                            policy: any SchedulingPolicy, randomKey: UInt64) -> UserMetrics {
+    var memo = TaskDrawMemo()
+    return simulateDevice(trace: trace, configuration: configuration, policy: policy, randomKey: randomKey, memo: &memo)
+}
+
+/// As ``simulateDevice(trace:configuration:policy:randomKey:)``, reusing
+/// and extending `memo`: pass the same memo to every configuration
+/// simulated on one device (same trace, key and device configuration) to
+/// draw each task's latency once (see ``TaskDrawMemo``). Same results as
+/// without it.
+public func simulateDevice(trace: DeviceTrace, configuration: DeviceConfiguration = DeviceConfiguration(),
+                           policy: any SchedulingPolicy, randomKey: UInt64, memo: inout TaskDrawMemo) -> UserMetrics {
     var sim = DeviceSimulator(trace: trace, configuration: configuration, policy: AnyPolicy(policy),
-                              randomKey: randomKey, sink: NoEventLog())
-    return sim.run()
+                              randomKey: randomKey, sink: NoEventLog(), memo: memo)
+    memo = TaskDrawMemo()   // the simulator holds the only reference while it runs (no copy on write)
+    let metrics = sim.run()
+    memo = sim.memo
+    return metrics
 }
 
 /// As ``simulateDevice(trace:configuration:policy:randomKey:)``, also returning the event log.
 public func simulateDeviceWithLog(trace: DeviceTrace, configuration: DeviceConfiguration = DeviceConfiguration(),
                                   policy: any SchedulingPolicy, randomKey: UInt64) -> (UserMetrics, EventRecorder) {
+    var memo = TaskDrawMemo()
+    return simulateDeviceWithLog(trace: trace, configuration: configuration, policy: policy, randomKey: randomKey,
+                                 memo: &memo)
+}
+
+/// As ``simulateDevice(trace:configuration:policy:randomKey:memo:)``, also returning the event log.
+public func simulateDeviceWithLog(trace: DeviceTrace, configuration: DeviceConfiguration = DeviceConfiguration(),
+                                  policy: any SchedulingPolicy, randomKey: UInt64,
+                                  memo: inout TaskDrawMemo) -> (UserMetrics, EventRecorder) {
     var sim = DeviceSimulator(trace: trace, configuration: configuration, policy: AnyPolicy(policy),
-                              randomKey: randomKey, sink: EventRecorder())
+                              randomKey: randomKey, sink: EventRecorder(), memo: memo)
+    memo = TaskDrawMemo()
     let m = sim.run()
+    memo = sim.memo
     return (m, sim.sink)
 }
 

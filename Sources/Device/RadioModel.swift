@@ -18,12 +18,13 @@ public struct RadioModel: Sendable {
     public private(set) var network: NetworkType = .offline {
         didSet { refreshCurrent() }
     }
-    /// Cache of `parameters.radio(network)` and of its tail length in µs.
-    /// Why: the tail end is read at every policy decision point and every
-    /// transfer; selecting the radio copies a `RadioParameters` (with its
-    /// `source` string) and rounding the tail calls libm each time. Both only
-    /// change when `parameters` or `network` change, whose `didSet`s refresh them.
-    private var current: RadioParameters
+    /// Cache of `parameters.radio(network)`'s figures, without its `source`
+    /// string, and of its tail length in µs. Why: the tail end is read at
+    /// every policy decision point and every transfer; selecting the radio
+    /// copies a `RadioParameters` (retaining and releasing its `source`
+    /// string) and rounding the tail calls libm each time. Both only change
+    /// when `parameters` or `network` change, whose `didSet`s refresh them.
+    private var current: Figures
     private var currentTailMicros: Int64
     /// End of the last active period (µs); the tail runs after it.
     public private(set) var activeUntil: Int64 = Self.never
@@ -49,15 +50,65 @@ public struct RadioModel: Sendable {
 
     public init(parameters: EnergyParameters) {
         self.parameters = parameters
-        current = parameters.radio(.offline)
-        currentTailMicros = Self.tailMicros(of: current)
+        current = Figures(parameters.radio(.offline))
+        currentTailMicros = Self.tailMicros(of: parameters.radio(.offline))
     }
 
     private static func tailMicros(of p: RadioParameters) -> Int64 { Int64((p.tailSeconds * 1e6).rounded()) }
 
     private mutating func refreshCurrent() {
-        current = parameters.radio(network)
-        currentTailMicros = Self.tailMicros(of: current)
+        let p = parameters.radio(network)
+        current = Figures(p)
+        currentTailMicros = Self.tailMicros(of: p)
+    }
+
+    /// The figures of one radio the hot paths read (no `source` string, so a
+    /// copy is plain bytes), the promotion's length already in µs.
+    struct Figures {
+        var promotionMicros: Int64
+        var promotionJoules: Double
+        var tailWatts: Double
+        var betaWatts: Double
+        var uplinkMbps: Double
+        var downlinkMbps: Double
+        var alphaUpWattsPerMbps: Double
+        var alphaDownWattsPerMbps: Double
+
+        init(_ p: RadioParameters) {
+            promotionMicros = roundToInt64(p.promotionSeconds * 1e6)
+            promotionJoules = p.promotionJoules
+            tailWatts = p.tailWatts
+            betaWatts = p.betaWatts
+            uplinkMbps = p.uplinkMbps
+            downlinkMbps = p.downlinkMbps
+            alphaUpWattsPerMbps = p.alphaUpWattsPerMbps
+            alphaDownWattsPerMbps = p.alphaDownWattsPerMbps
+        }
+    }
+
+    /// The parts of a transfer's cost that depend only on its sizes and the
+    /// radio: seconds to send and to receive, and the α energy (joules).
+    public struct TransferShape: Sendable, Hashable {
+        public var upSeconds: Double
+        public var downSeconds: Double
+        public var alphaJoules: Double
+    }
+
+    /// The shape of a transfer of `bytesUp`/`bytesDown` on radio `p`. A
+    /// caller that repeats the same transfer (the simulator: one per app,
+    /// task kind and network) computes it once; the values are those
+    /// `backgroundTransfer(at:bytesUp:bytesDown:latency:)` computes.
+    public static func shape(bytesUp: Double, bytesDown: Double, on p: RadioParameters) -> TransferShape {
+        shape(bytesUp: bytesUp, bytesDown: bytesDown, Figures(p))
+    }
+
+    @inline(__always)
+    static func shape(bytesUp: Double, bytesDown: Double, _ p: Figures) -> TransferShape {
+        let upSeconds = bytesUp * 8 / (p.uplinkMbps * 1e6)
+        let downSeconds = bytesDown * 8 / (p.downlinkMbps * 1e6)
+        let alpha = p.alphaUpWattsPerMbps * p.uplinkMbps * upSeconds
+            + p.alphaDownWattsPerMbps * p.downlinkMbps * downSeconds
+        return TransferShape(upSeconds: upSeconds, downSeconds: downSeconds, alphaJoules: alpha)
     }
 
     /// Tail length of the current radio, µs (cached, see `current`).
@@ -123,6 +174,14 @@ public struct RadioModel: Sendable {
     /// starts keeps the β charged at its start.
     public mutating func backgroundTransfer(at t: SimTime, bytesUp: Double, bytesDown: Double,
                                             latency: SimDuration) -> (end: SimTime, ledger: EnergyLedger) {
+        backgroundTransfer(at: t, shape: Self.shape(bytesUp: bytesUp, bytesDown: bytesDown, current), latency: latency)
+    }
+
+    /// As `backgroundTransfer(at:bytesUp:bytesDown:latency:)`, with the
+    /// transfer's shape on the current network computed beforehand
+    /// (`shape(bytesUp:bytesDown:on:)` of `parameters.radio(network)`).
+    public mutating func backgroundTransfer(at t: SimTime, shape: TransferShape,
+                                            latency: SimDuration) -> (end: SimTime, ledger: EnergyLedger) {
         precondition(network.isOnline, "background transfer while offline")
         let p = current
         let before = energy
@@ -133,22 +192,19 @@ public struct RadioModel: Sendable {
             settleTail(until: start)
             promoted = true
             promotions += 1
-            start += roundToInt64(p.promotionSeconds * 1e6)
+            start += p.promotionMicros
         } else if start >= activeUntil {
             // Inside a tail: pay the gap (beyond what the foreground owns), no promotion.
             settleTail(until: start)
         }
-        let upSeconds = bytesUp * 8 / (p.uplinkMbps * 1e6)
-        let downSeconds = bytesDown * 8 / (p.downlinkMbps * 1e6)
-        let activeSeconds = latency.seconds + upSeconds + downSeconds
+        let activeSeconds = latency.seconds + shape.upSeconds + shape.downSeconds
         let end = start + roundToInt64(activeSeconds * 1e6)
         // β is paid from `betaFrom` on: after the foreground's active period
         // when the transfer starts inside it.
         var betaFrom = start
         if foregroundFrom <= start && start < foregroundUntil { betaFrom = min(end, foregroundUntil) }
         let betaSeconds = betaFrom == start ? activeSeconds : Double(end - betaFrom) * 1e-6
-        let alpha = p.alphaUpWattsPerMbps * p.uplinkMbps * upSeconds
-            + p.alphaDownWattsPerMbps * p.downlinkMbps * downSeconds
+        let alpha = shape.alphaJoules
         // Promotion and active energy added to a local copy and stored at
         // once, the charge computed from it: adding to `energy` field by
         // field and then subtracting `before` from it reloaded the fields

@@ -80,15 +80,19 @@ public struct Runner: Sendable {
         let trace = trace(replication: r, user: u)
         let key = StreamKey.derive(seed: worldSeed(replication: r), user: UInt64(u), stream: "device")
         var result = ItemResult(events: "", simulatedEvents: 0, wakesByHour: [])
+        // One memo for all configurations of this user: each task's latency is drawn once.
+        var memo = TaskDrawMemo()
         for (c, policy) in policies.enumerated() {
             let metrics: UserMetrics
             if events {
-                let (m, log) = simulateDeviceWithLog(trace: trace, configuration: spec.device, policy: policy, randomKey: key)
+                let (m, log) = simulateDeviceWithLog(trace: trace, configuration: spec.device, policy: policy,
+                                                     randomKey: key, memo: &memo)
                 metrics = m
                 let prefix = CSV.field(spec.configurations[c].label) + ",\(r),\(u),"
                 for e in log.events { result.events += prefix + e.csvLine + "\n" }
             } else {
-                metrics = simulateDevice(trace: trace, configuration: spec.device, policy: policy, randomKey: key)
+                metrics = simulateDevice(trace: trace, configuration: spec.device, policy: policy, randomKey: key,
+                                         memo: &memo)
             }
             rows.store(row: rowIndex(c)) { column in UserMetrics.columns[column].value(metrics) }
             result.simulatedEvents += metrics.events
