@@ -70,7 +70,7 @@ extension DeviceSimulator {
         let spent = metrics.energy.total - energyOnBattery
         energyOnBattery = metrics.energy.total
         now = t
-        setBatteryLevel(state.batteryPercent + (batteryWatts * dt - spent) / capacityJoules * 100)
+        setBatteryLevel(state.batteryPercent + (batteryWatts * dt - spent) * percentPerJoule)
         if spent != 0 { scheduleBatteryAlarm() }
     }
 
@@ -84,7 +84,7 @@ extension DeviceSimulator {
         guard total != energyOnBattery else { return }
         let spent = total - energyOnBattery
         energyOnBattery = total
-        setBatteryLevel(state.batteryPercent - spent / capacityJoules * 100)
+        setBatteryLevel(state.batteryPercent - spent * percentPerJoule)
         scheduleBatteryAlarm()
     }
 
