@@ -21,7 +21,7 @@ extension DeviceSimulator {
             let rank = Int((0.95 * launches).rounded(.up))
             metrics.p95AgeSeconds = Self.select(&ages, max(0, rank - 1))
         }
-        if m.tasksRun > 0 { metrics.meanDelayPastEarliestBeginSeconds = delaySum / Double(m.tasksRun) }
+        if m.tasksRun > 0 { metrics.meanDelayPastEarliestBeginSeconds = SimDuration(microseconds: delayMicros).seconds / Double(m.tasksRun) }
         if m.freshLaunches > 0 { metrics.joulesPerFreshLaunch = metrics.energy.total / Double(m.freshLaunches) }
         if metrics.days > 0 {
             metrics.batteryPercentPerDayBackground = metrics.energy.total / capacityJoules * 100 / metrics.days

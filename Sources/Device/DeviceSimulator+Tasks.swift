@@ -29,7 +29,7 @@ extension DeviceSimulator {
         let n = runCount[slot]
         runCount[slot] += 1
         metrics.tasksRun += 1
-        delaySum += (now - request.earliestBegin).seconds
+        delayMicros &+= (now - request.earliestBegin).microseconds
 
         // Chain scheduling: the handler resubmits first thing (or forgets).
         if request.kind == .appRefresh && models[app].resubmitsAtStart { resubmit(request, run: n) }

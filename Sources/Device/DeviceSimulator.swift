@@ -163,7 +163,8 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     var ageSum = 0.0
     var ages: [Double] = []
     var sinceRefreshSum = 0.0
-    var delaySum = 0.0
+    /// Sum of the delays past `earliestBegin`, µs: exact, and no division per task start.
+    var delayMicros: Int64 = 0
     var tailLogged = 0.0
 
     struct AlarmInputs {
