@@ -1,4 +1,4 @@
-import Device
+@testable import Device
 @testable import Policies
 import SimCore
 import XCTest
@@ -116,6 +116,166 @@ final class FastPathTests: XCTestCase {
         if !holdsEligible { return PolicyDecision(runAllEligible: true, wakeAt: wake) }
         var run: [RequestID] = []
         for r in context.pending where runsNow(r) { run.append(r.id) }
+        return PolicyDecision(run: run, wakeAt: wake)
+    }
+
+    /// usage-predictor's `decide` (and its scan cache) against the code it
+    /// replaced, on policies that learnt from random launches and finished
+    /// refreshes, deciding on random contexts: same decisions, same state after.
+    func testUsagePredictorMatchesReference() {
+        var rng = FixtureRandom(seed: 7)
+        for round in 0..<60 {
+            var p = UsagePredictorPolicy(threshold: [0, 0.15, 0.4][round % 3], dailyBudget: round % 4 == 0 ? 30 : 100,
+                                         slot: round % 5 == 0 ? .minutes(7) : .minutes(15))
+            var ref = p
+            var joules = 0.0
+            for step in 0..<400 {
+                var ctx = Self.randomContext(&rng, apps: 5)
+                ctx.now = SimTime(day: step / 40, plus: .seconds(Double(step % 40) * 2_000 + rng.next() * 2_000))
+                joules += rng.next() * 3
+                ctx.backgroundJoules = joules
+                let u = rng.next()
+                if u < 0.3 {
+                    let o = PolicyObservation.launch(app: Int32(rng.next() * 5))
+                    p.observe(o, context: ctx); ref.observe(o, context: ctx)
+                } else if u < 0.45, let r = ctx.pending.first {
+                    let o = PolicyObservation.taskFinished(TaskReport(request: r, start: ctx.now - .seconds(rng.next() * 900),
+                                                                       end: ctx.now, outcome: .success, fetchResult: nil,
+                                                                       energyJoules: rng.next() * 5))
+                    p.observe(o, context: ctx); ref.observe(o, context: ctx)
+                }
+                XCTAssertEqual(p.decide(context: ctx), ref.referenceDecide(context: ctx), "round \(round) step \(step)")
+                XCTAssertEqual(p.target, ref.target)
+                XCTAssertEqual(p.likely.map { $0.map { [$0.lo, $0.hi, $0.first ?? SimTime(microseconds: -1)] } },
+                               ref.likely.map { $0.map { [$0.lo, $0.hi, $0.first ?? SimTime(microseconds: -1)] } })
+            }
+        }
+    }
+}
+
+/// The code the fast paths replaced, kept here as their specification.
+extension UsagePredictorPolicy {
+    mutating func referenceFirstLikelySlot(app a: Int, from lo: SimTime, to hi: SimTime) -> SimTime? {
+        var scanFrom = lo
+        if let c = likely[a], c.lo <= lo {
+            if let f = c.first {
+                // Nothing likely in [c.lo, f): if f is still ahead, it is the answer.
+                if f >= lo { return f < hi ? f : nil }
+            } else if c.hi >= lo {
+                // Nothing likely in [c.lo, c.hi): only [c.hi, hi) is unknown.
+                scanFrom = max(lo, c.hi)
+            }
+        }
+        var found: SimTime? = nil
+        var t = scanFrom
+        if SimDuration.microsecondsPerDay % slot.microseconds == 0 && t >= .zero {
+            // Slots tile the day exactly: walk (slot index, weekday) along
+            // with t instead of deriving both from t by division each step.
+            let n = slotsPerDay
+            var s = slotIndex(t), w = t.weekday
+            while t < hi {
+                if launchProbability(app: a, slotIndex: s, weekday: w) >= threshold { found = t; break }
+                t = t + slot
+                s += 1
+                if s == n { s = 0; w = w == 6 ? 0 : w + 1 }
+            }
+        } else {
+            while t < hi {
+                if launchProbability(app: a, at: t) >= threshold { found = t; break }
+                t = t + slot
+            }
+        }
+        likely[a] = LikelyScan(lo: lo, hi: max(hi, scanFrom), first: found)
+        return found
+    }
+
+    mutating func referenceDecide(context: PolicyContext) -> PolicyDecision {
+        ensure(apps: context.appCount)
+        roll(to: context.now)
+        // The budget is battery energy: work done on the charger is left out.
+        let batteryJoules = context.backgroundJoules - chargerJoules
+        if context.now.day != energyDay {
+            energyDay = context.now.day
+            energyAtDayStart = batteryJoules
+        }
+        let spent = batteryJoules - energyAtDayStart
+        let overBudget = spent >= dailyBudget
+        let perTask = taskCount > 0 ? batteryJoules / Double(taskCount) : 0
+        // The requests that run are marked in a bit mask (pending lists are
+        // short) and answered as `runAllEligible` when they are all the
+        // eligible ones — the same requests in the same order, without an
+        // array per decision; a list only when some eligible request waits.
+        let pending = context.pending
+        let useMask = pending.count <= 64
+        var mask: UInt64 = 0
+        var runs = 0
+        var holdsEligible = false
+        var run: [RequestID] = []
+        var wake: SimTime? = nil
+        let horizonSlots = slotsPerDay
+        // The current slot stays open until its end.
+        let first = slotFloor(context.now)
+        for (i, r) in pending.enumerated() {
+            var runsNow = false
+            defer {
+                if runsNow {
+                    runs += 1
+                    if useMask { mask |= 1 << UInt64(i) } else { run.append(r.id) }
+                } else if !holdsEligible && context.isEligible(r) {
+                    holdsEligible = true
+                }
+            }
+            if r.kind == .processing {
+                // On the charger it costs the battery nothing; otherwise it
+                // is held to the budget like a refresh.
+                runsNow = context.isEligible(r)
+                    && (r.requiresExternalPower || (!overBudget && budgetAllows(spent: spent, perTask: perTask, runs: runs + 1)))
+                continue
+            }
+            let a = Int(r.app)
+            ensure(apps: a + 1)
+            // Upcoming slots (a day's worth, from the current one): the first
+            // likely one not yet refreshed for decides.
+            var from = first
+            if refreshedFor[a] >= first {
+                from = first + slot * ((refreshedFor[a] - first).microseconds / slot.microseconds + 1)
+            }
+            // `target` is written only when it changes: a copy of this
+            // policy deciding ahead (coalescing) then shares the array
+            // with the original instead of copying it.
+            guard let start = referenceFirstLikelySlot(app: a, from: from, to: from + slot * Int64(horizonSlots)) else {
+                if target[a] != Self.noSlot { target[a] = Self.noSlot }
+                continue
+            }
+            if target[a] != start { target[a] = start }
+            let runFrom = start - leadTime
+            if context.now >= runFrom {
+                if overBudget || !budgetAllows(spent: spent, perTask: perTask, runs: runs + 1) { continue }
+                switch context.refusal(for: r) {
+                case nil:
+                    runsNow = true
+                case .beforeEarliestBegin?:
+                    // Due but not yet allowed: be woken when it is (a later
+                    // decision would otherwise only come with another event).
+                    if wake == nil || r.earliestBegin < wake! { wake = r.earliestBegin }
+                default:
+                    break // a state change (screen, power, network) brings the next decision
+                }
+            } else {
+                let at = max(runFrom, r.earliestBegin)
+                if wake == nil || at < wake! { wake = at }
+            }
+        }
+        if overBudget {
+            let tomorrow = SimTime(day: context.now.day + 1)
+            wake = wake.map { max($0, tomorrow) } ?? tomorrow
+        }
+        if useMask {
+            if runs == 0 { return PolicyDecision(wakeAt: wake) }
+            if !holdsEligible { return PolicyDecision(runAllEligible: true, wakeAt: wake) }
+            run.reserveCapacity(runs)
+            for (i, r) in pending.enumerated() where mask & (1 << UInt64(i)) != 0 { run.append(r.id) }
+        }
         return PolicyDecision(run: run, wakeAt: wake)
     }
 }
