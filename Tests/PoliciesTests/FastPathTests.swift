@@ -57,8 +57,9 @@ final class FastPathTests: XCTestCase {
     }
 
     /// A random context: a few apps, a mix of requests around `now`.
-    static func randomContext(_ rng: inout FixtureRandom, apps: Int = 4, maxPending: Int = 12) -> PolicyContext {
-        let now = SimTime(day: 3, plus: .seconds(rng.next() * 86_400))
+    static func randomContext(_ rng: inout FixtureRandom, apps: Int = 4, maxPending: Int = 12,
+                              now: SimTime? = nil) -> PolicyContext {
+        let now = now ?? SimTime(day: 3, plus: .seconds(rng.next() * 86_400))
         func near() -> SimTime { now + .seconds((rng.next() - 0.5) * 7_200) }
         let states = states()
         var state = states[Int(rng.next() * Double(states.count))]
@@ -130,8 +131,8 @@ final class FastPathTests: XCTestCase {
             var ref = p
             var joules = 0.0
             for step in 0..<400 {
-                var ctx = Self.randomContext(&rng, apps: 5)
-                ctx.now = SimTime(day: step / 40, plus: .seconds(Double(step % 40) * 2_000 + rng.next() * 2_000))
+                let now = SimTime(day: step / 40, plus: .seconds(Double(step % 40) * 2_000 + rng.next() * 2_000))
+                var ctx = Self.randomContext(&rng, apps: 5, now: now)
                 joules += rng.next() * 3
                 ctx.backgroundJoules = joules
                 let u = rng.next()
@@ -148,6 +149,39 @@ final class FastPathTests: XCTestCase {
                 XCTAssertEqual(p.target, ref.target)
                 XCTAssertEqual(p.likely.map { $0.map { [$0.lo, $0.hi, $0.first ?? SimTime(microseconds: -1)] } },
                                ref.likely.map { $0.map { [$0.lo, $0.hi, $0.first ?? SimTime(microseconds: -1)] } })
+            }
+        }
+    }
+    /// The oracle with its search cursors against the searches, on random
+    /// futures, with time mostly moving forward but sometimes jumping back
+    /// (a copy deciding ahead, then the original) and the future swapped.
+    func testOracleMatchesReference() {
+        var rng = FixtureRandom(seed: 99)
+        // On a 5-minute grid, so that launches, updates and now often coincide (the boundaries).
+        func grid(_ seconds: Double) -> SimDuration { .minutes(Int64(seconds / 300) * 5) }
+        func sorted(_ n: Int) -> [SimTime] {
+            (0..<n).map { _ in SimTime(day: 0, plus: grid(rng.next() * 3 * 86_400)) }.sorted()
+        }
+        for round in 0..<40 {
+            let apps = 4
+            func future() -> FutureLaunches {
+                FutureLaunches(launches: (0..<apps - round % 2).map { _ in sorted(Int(rng.next() * 40)) },
+                               contentUpdates: (0..<apps - round % 3 % 2).map { _ in sorted(Int(rng.next() * 60)) })
+            }
+            var f = future()
+            var p = OraclePolicy(leadTime: .minutes(1), radioWindow: .minutes(10))
+            var now = SimTime.zero
+            for _ in 0..<600 {
+                let u = rng.next()
+                if u < 0.05 { f = future() }
+                now = u < 0.1 ? now - grid(rng.next() * 20_000) : now + grid(rng.next() * 1_500)
+                var ctx = Self.randomContext(&rng, apps: apps, now: now)
+                ctx.future = f
+                if rng.next() < 0.3 {
+                    p.observe(.launch(app: Int32(rng.next() * Double(apps))), context: ctx)
+                }
+                let expected = p.referenceDecide(context: ctx)
+                XCTAssertEqual(p.decide(context: ctx), expected)
             }
         }
     }
@@ -275,6 +309,50 @@ extension UsagePredictorPolicy {
             if !holdsEligible { return PolicyDecision(runAllEligible: true, wakeAt: wake) }
             run.reserveCapacity(runs)
             for (i, r) in pending.enumerated() where mask & (1 << UInt64(i)) != 0 { run.append(r.id) }
+        }
+        return PolicyDecision(run: run, wakeAt: wake)
+    }
+}
+
+extension OraclePolicy {
+    func referenceDecide(context: PolicyContext) -> PolicyDecision {
+        guard let future = context.future else { return .none }
+        let now = context.now
+        var radioUp = false
+        if let up = context.radioUpUntil, up > now, context.device.network.isOnline { radioUp = true }
+        var run: [RequestID] = []
+        var wake: SimTime? = nil
+        for r in context.pending where r.kind.refreshesContent {
+            let a = Int(r.app)
+            guard a < future.launches.count, let launch = future.nextLaunch(app: r.app, after: now) else { continue }
+            let fetched = a < lastFetch.count ? lastFetch[a] : .zero
+            // Fresh at the launch without a refresh: nothing to do before it.
+            guard let update = Self.lastUpdate(future, app: r.app, after: fetched, before: launch) else { continue }
+            let latest = launch - leadTime
+            let due: Bool
+            if now < update {
+                due = false // an update is still to come: refreshing now would be wasted
+            } else if now >= latest {
+                due = true
+            } else {
+                due = radioUp && now >= launch - radioWindow
+            }
+            var at: SimTime
+            if due {
+                switch context.refusal(for: r) {
+                case nil:
+                    run.append(r.id)
+                    continue
+                case .beforeEarliestBegin?:
+                    at = r.earliestBegin
+                default:
+                    continue // a state change brings the next decision
+                }
+            } else {
+                at = max(latest, update)
+                if r.earliestBegin > at { at = r.earliestBegin }
+            }
+            if at < launch && (wake == nil || at < wake!) { wake = at }
         }
         return PolicyDecision(run: run, wakeAt: wake)
     }
