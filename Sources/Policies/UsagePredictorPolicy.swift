@@ -101,6 +101,12 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     }
     var energyDay = 0
     var energyAtDayStart = 0.0
+    /// The run list of the last decision that needed one, kept for its
+    /// storage (as fixed-interval's `runList`): the simulator has let go of
+    /// that decision when the next one is built, so refilling the buffer
+    /// allocates nothing; a decision still held elsewhere keeps its own
+    /// list (copy on write).
+    var runList: [RequestID] = []
 
     public init(leadTime: SimDuration = .minutes(2), threshold: Double = 0.15, decay: Double = 0.9,
                 dailyBudget: Double = 100, slot: SimDuration = .minutes(15)) {
@@ -393,8 +399,10 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         if useMask {
             if runs == 0 { return PolicyDecision(wakeAt: wakeAt) }
             if runs == eligibles { return PolicyDecision(runAllEligible: true, wakeAt: wakeAt) }
-            run.reserveCapacity(runs)
-            for (i, r) in pending.enumerated() where mask & (1 << UInt64(i)) != 0 { run.append(r.id) }
+            runList.removeAll(keepingCapacity: true)
+            runList.reserveCapacity(runs)
+            for (i, r) in pending.enumerated() where mask & (1 << UInt64(i)) != 0 { runList.append(r.id) }
+            return PolicyDecision(run: runList, wakeAt: wakeAt)
         }
         return PolicyDecision(run: run, wakeAt: wakeAt)
     }

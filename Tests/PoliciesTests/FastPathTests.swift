@@ -76,23 +76,32 @@ final class FastPathTests: XCTestCase {
                              radioUpUntil: rng.next() < 0.5 ? now + .seconds(rng.next() * 600) : nil)
     }
 
-    /// fixed-interval's `decide` against the plain loop it replaced.
+    /// fixed-interval's `decide` against the plain loop it replaced (one
+    /// policy deciding throughout; the decision before stays unchanged by
+    /// the next one).
     func testFixedIntervalMatchesReference() {
         var rng = FixtureRandom(seed: 42)
+        var p = FixedIntervalPolicy()
+        var previous: (got: PolicyDecision, expected: PolicyDecision)? = nil
         for _ in 0..<20_000 {
             let ctx = Self.randomContext(&rng)
-            var p = FixedIntervalPolicy(interval: .minutes(rng.next() < 0.5 ? 60 : 15), flex: .minutes(5))
+            p.interval = .minutes(rng.next() < 0.5 ? 60 : 15)
             // Some apps never ran, some ran around now (due soon or past).
             let known = Int(rng.next() * 5)
             p.lastRun = (0..<known).map { _ in
                 rng.next() < 0.2 ? SimTime(microseconds: Int64.min / 4) : ctx.now - .seconds(rng.next() * 5_400)
             }
-            XCTAssertEqual(p.decide(context: ctx), Self.referenceFixedInterval(p, ctx))
+            let expected = Self.referenceFixedInterval(p, ctx)
+            let got = p.decide(context: ctx)
+            XCTAssertEqual(got, expected)
+            if let previous { XCTAssertEqual(previous.got, previous.expected, "an earlier decision changed") }
+            previous = rng.next() < 0.5 ? (got, expected) : nil
         }
         // A wake at the largest time is a wake, not "none" (the loops use it as their sentinel).
         let far = PolicyContext(now: .zero, device: DeviceState(), pending: [refresh(earliestBegin: .distantFuture)])
-        XCTAssertEqual(FixedIntervalPolicy().decide(context: far).wakeAt, .distantFuture)
-        XCTAssertEqual(FixedIntervalPolicy().decide(context: far), Self.referenceFixedInterval(FixedIntervalPolicy(), far))
+        var fresh = FixedIntervalPolicy()
+        XCTAssertEqual(fresh.decide(context: far).wakeAt, .distantFuture)
+        XCTAssertEqual(fresh.decide(context: far), Self.referenceFixedInterval(FixedIntervalPolicy(), far))
     }
 
     /// `FixedIntervalPolicy.decide` as it was before its loop was tuned.
