@@ -102,10 +102,13 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     var energyDay = 0
     var energyAtDayStart = 0.0
     /// The run list of the last decision that needed one, kept for its
-    /// storage (as fixed-interval's `runList`): the simulator has let go of
-    /// that decision when the next one is built, so refilling the buffer
-    /// allocates nothing; a decision still held elsewhere keeps its own
-    /// list (copy on write).
+    /// storage: the simulator has let go of that decision by the time the
+    /// next list is built, so the buffer is unique and refilling it
+    /// allocates nothing (about 45 k arrays fewer per 40-user suite run). A
+    /// decision still held elsewhere (a wrapper's, a caller's) keeps its own
+    /// list: the buffer is then copied on write, as a new array would have
+    /// been allocated. (Not done in fixed-interval: one more field makes it
+    /// too big for an existential's inline buffer, which cost more.)
     var runList: [RequestID] = []
 
     public init(leadTime: SimDuration = .minutes(2), threshold: Double = 0.15, decay: Double = 0.9,
