@@ -16,11 +16,19 @@ public struct GreedyPolicy: SchedulingPolicy {
     }
 
     /// The earliest `earliestBegin` after now among pending requests.
+    ///
+    /// Called at every decision point: a plain loop over the pending
+    /// buffer, the minimum kept as a plain time and a flag rather than an
+    /// optional (`<=` so that even the largest time counts as found).
     static func nextEarliestBegin(_ context: PolicyContext) -> SimTime? {
-        var next: SimTime? = nil
-        for r in context.pending where r.earliestBegin > context.now {
-            if next == nil || r.earliestBegin < next! { next = r.earliestBegin }
+        let now = context.now
+        var next = SimTime(microseconds: .max), found = false
+        context.pending.withUnsafeBufferPointer { pending in
+            for r in pending where r.earliestBegin > now && r.earliestBegin <= next {
+                next = r.earliestBegin
+                found = true
+            }
         }
-        return next
+        return found ? next : nil
     }
 }

@@ -45,6 +45,28 @@ public struct OraclePolicy: SchedulingPolicy {
     public var radioWindow: SimDuration
     /// When each app's content was last fetched (foreground or background).
     var lastFetch: [SimTime] = []
+    /// Per app, where its next launch and the updates before it were found
+    /// at the last decision (see `Cursor`).
+    var cursors: [Cursor] = []
+
+    /// A cache of `decide`'s two binary searches for one app.
+    ///
+    /// Why: for every pending refresh at every decision point, `decide`
+    /// needs the app's first launch after now and the last content update
+    /// before that launch: two binary searches, most of the oracle's time.
+    /// Time moves forward from one decision to the next, and the next launch
+    /// changes only when now passes it, so the indices found last time
+    /// almost always still hold. Each is checked against the arrays before
+    /// it is used (a few loads), and searched for again when it does not
+    /// fit (a launch passed, a copy deciding ahead, another trace's
+    /// future): on sorted arrays exactly one index passes the check, the
+    /// one the search finds, so the answers are the searches'.
+    struct Cursor {
+        /// Index of the first launch after `now` (`launches.count`: none).
+        var launch = 0
+        /// Number of content updates before that launch.
+        var updatesBefore = 0
+    }
 
     public init(leadTime: SimDuration = .minutes(1), radioWindow: SimDuration = .minutes(10)) {
         self.leadTime = leadTime
@@ -70,6 +92,8 @@ public struct OraclePolicy: SchedulingPolicy {
     }
 
     /// The last update of `app` in (after, before), or nil (binary search).
+    /// `decide` answers the same from its cursors (`launchAndUpdate`;
+    /// `FastPathTests` compares the two).
     static func lastUpdate(_ future: FutureLaunches, app: Int32, after: SimTime, before: SimTime) -> SimTime? {
         guard Int(app) < future.contentUpdates.count else { return nil }
         let u = future.contentUpdates[Int(app)]
@@ -82,7 +106,71 @@ public struct OraclePolicy: SchedulingPolicy {
         return u[lo - 1]
     }
 
-    public func decide(context: PolicyContext) -> PolicyDecision {
+    /// The index of the first element of `a` after `t` (`a.count`: none),
+    /// `FutureLaunches.firstAfter`'s binary search.
+    static func indexAfter(_ a: UnsafeBufferPointer<SimTime>, _ t: SimTime) -> Int {
+        var lo = 0, hi = a.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if a[mid] <= t { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// The index of the first element of `a` not before `t`: the number of
+    /// elements before `t` (`lastUpdate`'s binary search).
+    static func countBefore(_ a: UnsafeBufferPointer<SimTime>, _ t: SimTime) -> Int {
+        var lo = 0, hi = a.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if a[mid] < t { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    @inline(never)
+    mutating func growCursors(_ n: Int) {
+        cursors += Array(repeating: Cursor(), count: n - cursors.count)
+    }
+
+    /// `future.nextLaunch(app: a, after: now)` and the last update of `a`
+    /// before that launch and after `fetched` (`lastUpdate`), from the
+    /// app's cursor, corrected where it no longer fits. The cursor is
+    /// written only when it changes (a copy deciding ahead then shares the
+    /// array instead of copying it). nil for the launch: none after now;
+    /// nil for the update: nothing to refresh for.
+    @inline(__always)
+    mutating func launchAndUpdate(_ future: FutureLaunches, app a: Int, now: SimTime,
+                                  fetched: SimTime) -> (launch: SimTime, update: SimTime?)? {
+        if a >= cursors.count { growCursors(a + 1) }
+        let cursor = cursors[a]
+        let found: (i: Int, launch: SimTime)? = future.launches[a].withUnsafeBufferPointer { l in
+            var i = cursor.launch
+            if !(i <= l.count && (i == 0 || l[i - 1] <= now) && (i == l.count || l[i] > now)) {
+                i = Self.indexAfter(l, now)
+            }
+            return i < l.count ? (i, l[i]) : nil
+        }
+        guard let (i, launch) = found else {
+            if cursor.launch != future.launches[a].count { cursors[a].launch = future.launches[a].count }
+            return nil
+        }
+        if cursor.launch != i { cursors[a].launch = i }
+        guard a < future.contentUpdates.count else { return (launch, nil) }
+        let (k, update): (Int, SimTime?) = future.contentUpdates[a].withUnsafeBufferPointer { u in
+            var k = cursor.updatesBefore
+            if !(k <= u.count && (k == 0 || u[k - 1] < launch) && (k == u.count || u[k] >= launch)) {
+                k = Self.countBefore(u, launch)
+            }
+            return (k, k > 0 && u[k - 1] > fetched ? u[k - 1] : nil)
+        }
+        if cursor.updatesBefore != k { cursors[a].updatesBefore = k }
+        return (launch, update)
+    }
+
+    /// Mutating only for the search cursors (`Cursor`), a cache: decisions
+    /// are those of the searches.
+    public mutating func decide(context: PolicyContext) -> PolicyDecision {
         guard let future = context.future else { return .none }
         let now = context.now
         var radioUp = false
@@ -91,10 +179,11 @@ public struct OraclePolicy: SchedulingPolicy {
         var wake: SimTime? = nil
         for r in context.pending where r.kind.refreshesContent {
             let a = Int(r.app)
-            guard a < future.launches.count, let launch = future.nextLaunch(app: r.app, after: now) else { continue }
+            guard a < future.launches.count else { continue }
             let fetched = a < lastFetch.count ? lastFetch[a] : .zero
+            guard let (launch, lastUpdate) = launchAndUpdate(future, app: a, now: now, fetched: fetched) else { continue }
             // Fresh at the launch without a refresh: nothing to do before it.
-            guard let update = Self.lastUpdate(future, app: r.app, after: fetched, before: launch) else { continue }
+            guard let update = lastUpdate else { continue }
             let latest = launch - leadTime
             let due: Bool
             if now < update {

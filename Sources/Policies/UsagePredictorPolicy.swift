@@ -101,6 +101,15 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     }
     var energyDay = 0
     var energyAtDayStart = 0.0
+    /// The run list of the last decision that needed one, kept for its
+    /// storage: the simulator has let go of that decision by the time the
+    /// next list is built, so the buffer is unique and refilling it
+    /// allocates nothing (about 45 k arrays fewer per 40-user suite run). A
+    /// decision still held elsewhere (a wrapper's, a caller's) keeps its own
+    /// list: the buffer is then copied on write, as a new array would have
+    /// been allocated. (Not done in fixed-interval: one more field makes it
+    /// too big for an existential's inline buffer, which cost more.)
+    var runList: [RequestID] = []
 
     public init(leadTime: SimDuration = .minutes(2), threshold: Double = 0.15, decay: Double = 0.9,
                 dailyBudget: Double = 100, slot: SimDuration = .minutes(15)) {
@@ -111,7 +120,17 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         self.slot = slot
     }
 
+    /// Makes room for apps 0..<apps.
+    ///
+    /// Called for every pending refresh at every decision, where there is
+    /// almost always room already: that check is inlined, the growth is not.
+    @inline(__always)
     mutating func ensure(apps: Int) {
+        if appsKnown < apps || likely.count < apps { grow(apps: apps) }
+    }
+
+    @inline(never)
+    mutating func grow(apps: Int) {
         while appsKnown < apps {
             allDays.append(contentsOf: repeatElement(0, count: slotsPerDay))
             byWeekday.append(contentsOf: repeatElement(0, count: 7 * slotsPerDay))
@@ -222,7 +241,22 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     /// launch probability reaches `threshold`, or nil. Answers from
     /// `likely[app]` when the cached range covers the question, scanning
     /// only what it does not cover.
+    ///
+    /// The usual answer (nine calls in ten in the default suite) is a
+    /// cached likely slot still ahead: that test is inlined into `decide`;
+    /// everything else is `scanLikelySlot`.
+    @inline(__always)
     mutating func firstLikelySlot(app a: Int, from lo: SimTime, to hi: SimTime) -> SimTime? {
+        if let c = likely[a], c.lo <= lo, let f = c.first, f >= lo {
+            // Nothing likely in [c.lo, f): f is still ahead, so it is the answer.
+            return f < hi ? f : nil
+        }
+        return scanLikelySlot(app: a, from: lo, to: hi)
+    }
+
+    /// `firstLikelySlot` past its inlined cache hit.
+    @inline(never)
+    mutating func scanLikelySlot(app a: Int, from lo: SimTime, to hi: SimTime) -> SimTime? {
         var scanFrom = lo
         if let c = likely[a], c.lo <= lo {
             if let f = c.first {
@@ -240,11 +274,40 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
             // with t instead of deriving both from t by division each step.
             let n = slotsPerDay
             var s = slotIndex(t), w = t.weekday
-            while t < hi {
-                if launchProbability(app: a, slotIndex: s, weekday: w) >= threshold { found = t; break }
-                t = t + slot
-                s += 1
-                if s == n { s = 0; w = w == 6 ? 0 : w + 1 }
+            if a < appsKnown && daysSeen > 0 && allDays.count >= (a + 1) * n && byWeekday.count >= (a * 7 + 7) * n {
+                // `launchProbability(app:slotIndex:weekday:)` with what does
+                // not change along the walk read once, the counters through
+                // buffer pointers (the test above keeps every index of the
+                // walk, s < n and w < 7, in range): the same arithmetic on
+                // the same values, so the same answers.
+                let slot = slot, threshold = threshold, daysSeen = daysSeen
+                let overallBase = a * n, weekdayBase = a * 7
+                allDays.withUnsafeBufferPointer { allDays in
+                    byWeekday.withUnsafeBufferPointer { byWeekday in
+                        weekdaysSeen.withUnsafeBufferPointer { weekdaysSeen in
+                            var seenW = weekdaysSeen[w]
+                            while t < hi {
+                                let overall = min(1, allDays[overallBase + s] / daysSeen)
+                                var p = overall
+                                if seenW > 0 {
+                                    let weekday = min(1, byWeekday[(weekdayBase + w) * n + s] / seenW)
+                                    p = (overall + weekday) / 2
+                                }
+                                if p >= threshold { found = t; break }
+                                t = t + slot
+                                s += 1
+                                if s == n { s = 0; w = w == 6 ? 0 : w + 1; seenW = weekdaysSeen[w] }
+                            }
+                        }
+                    }
+                }
+            } else {
+                while t < hi {
+                    if launchProbability(app: a, slotIndex: s, weekday: w) >= threshold { found = t; break }
+                    t = t + slot
+                    s += 1
+                    if s == n { s = 0; w = w == 6 ? 0 : w + 1 }
+                }
             }
         } else {
             while t < hi {
@@ -291,77 +354,101 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         // short) and answered as `runAllEligible` when they are all the
         // eligible ones — the same requests in the same order, without an
         // array per decision; a list only when some eligible request waits.
+        // Eligible requests are counted rather than flagged: a request runs
+        // only if eligible, so one waits exactly when fewer run than are
+        // eligible. The device-state rules are read once (`EligibilityTest`),
+        // and the wake is a plain time and a flag rather than an optional.
+        let eligibility = EligibilityTest(context)
+        let now = context.now
         let pending = context.pending
         let useMask = pending.count <= 64
         var mask: UInt64 = 0
-        var runs = 0
-        var holdsEligible = false
+        var runs = 0, eligibles = 0
         var run: [RequestID] = []
-        var wake: SimTime? = nil
-        let horizonSlots = slotsPerDay
-        // The current slot stays open until its end.
-        let first = slotFloor(context.now)
-        for (i, r) in pending.enumerated() {
-            var runsNow = false
-            defer {
+        // (`SimTime.distantFuture` spelt out: the static costs an accessor call.)
+        var wake = SimTime(microseconds: .max), hasWake = false
+        let slot = slot, leadTime = leadTime
+        // The current slot stays open until its end; a day's worth of
+        // upcoming slots from there.
+        let first = slotFloor(now)
+        let horizon = slot * Int64(slotsPerDay)
+        pending.withUnsafeBufferPointer { pending in
+            for i in pending.indices {
+                let r = pending[i]
+                let eligible = eligibility.allows(r)
+                if eligible { eligibles += 1 }
+                var runsNow = false
+                if r.kind == .processing {
+                    // On the charger it costs the battery nothing; otherwise it
+                    // is held to the budget like a refresh.
+                    runsNow = eligible
+                        && (r.requiresExternalPower || (!overBudget && budgetAllows(spent: spent, perTask: perTask, runs: runs + 1)))
+                } else {
+                    runsNow = decideRefresh(r, eligible: eligible, now: now, first: first, horizon: horizon, slot: slot,
+                                            leadTime: leadTime, overBudget: overBudget, spent: spent, perTask: perTask,
+                                            runs: runs, wake: &wake, hasWake: &hasWake)
+                }
                 if runsNow {
                     runs += 1
                     if useMask { mask |= 1 << UInt64(i) } else { run.append(r.id) }
-                } else if !holdsEligible && context.isEligible(r) {
-                    holdsEligible = true
                 }
-            }
-            if r.kind == .processing {
-                // On the charger it costs the battery nothing; otherwise it
-                // is held to the budget like a refresh.
-                runsNow = context.isEligible(r)
-                    && (r.requiresExternalPower || (!overBudget && budgetAllows(spent: spent, perTask: perTask, runs: runs + 1)))
-                continue
-            }
-            let a = Int(r.app)
-            ensure(apps: a + 1)
-            // Upcoming slots (a day's worth, from the current one): the first
-            // likely one not yet refreshed for decides.
-            var from = first
-            if refreshedFor[a] >= first {
-                from = first + slot * ((refreshedFor[a] - first).microseconds / slot.microseconds + 1)
-            }
-            // `target` is written only when it changes: a copy of this
-            // policy deciding ahead (coalescing) then shares the array
-            // with the original instead of copying it.
-            guard let start = firstLikelySlot(app: a, from: from, to: from + slot * Int64(horizonSlots)) else {
-                if target[a] != Self.noSlot { target[a] = Self.noSlot }
-                continue
-            }
-            if target[a] != start { target[a] = start }
-            let runFrom = start - leadTime
-            if context.now >= runFrom {
-                if overBudget || !budgetAllows(spent: spent, perTask: perTask, runs: runs + 1) { continue }
-                switch context.refusal(for: r) {
-                case nil:
-                    runsNow = true
-                case .beforeEarliestBegin?:
-                    // Due but not yet allowed: be woken when it is (a later
-                    // decision would otherwise only come with another event).
-                    if wake == nil || r.earliestBegin < wake! { wake = r.earliestBegin }
-                default:
-                    break // a state change (screen, power, network) brings the next decision
-                }
-            } else {
-                let at = max(runFrom, r.earliestBegin)
-                if wake == nil || at < wake! { wake = at }
             }
         }
+        var wakeAt = hasWake ? wake : nil
         if overBudget {
-            let tomorrow = SimTime(day: context.now.day + 1)
-            wake = wake.map { max($0, tomorrow) } ?? tomorrow
+            let tomorrow = SimTime(day: now.day + 1)
+            wakeAt = wakeAt.map { max($0, tomorrow) } ?? tomorrow
         }
         if useMask {
-            if runs == 0 { return PolicyDecision(wakeAt: wake) }
-            if !holdsEligible { return PolicyDecision(runAllEligible: true, wakeAt: wake) }
-            run.reserveCapacity(runs)
-            for (i, r) in pending.enumerated() where mask & (1 << UInt64(i)) != 0 { run.append(r.id) }
+            if runs == 0 { return PolicyDecision(wakeAt: wakeAt) }
+            if runs == eligibles { return PolicyDecision(runAllEligible: true, wakeAt: wakeAt) }
+            runList.removeAll(keepingCapacity: true)
+            runList.reserveCapacity(runs)
+            for (i, r) in pending.enumerated() where mask & (1 << UInt64(i)) != 0 { runList.append(r.id) }
+            return PolicyDecision(run: runList, wakeAt: wakeAt)
         }
-        return PolicyDecision(run: run, wakeAt: wake)
+        return PolicyDecision(run: run, wakeAt: wakeAt)
+    }
+
+    /// `decide` for one pending refresh `r`: whether it runs now, and the
+    /// wake it asks for (the earliest of all asked is `wake`, `hasWake` set
+    /// once one is asked; `<=` so that even the largest time counts).
+    /// `runs`: the runs picked before it (the budget check counts them).
+    @inline(__always)
+    mutating func decideRefresh(_ r: TaskRequest, eligible: Bool, now: SimTime, first: SimTime, horizon: SimDuration,
+                                slot: SimDuration, leadTime: SimDuration, overBudget: Bool, spent: Double, perTask: Double,
+                                runs: Int, wake: inout SimTime, hasWake: inout Bool) -> Bool {
+        let a = Int(r.app)
+        ensure(apps: a + 1)
+        // Upcoming slots (a day's worth, from the current one): the first
+        // likely one not yet refreshed for decides.
+        var from = first
+        let refreshed = refreshedFor[a]
+        if refreshed >= first {
+            from = first + slot * ((refreshed - first).microseconds / slot.microseconds + 1)
+        }
+        // `target` is written only when it changes: a copy of this
+        // policy deciding ahead (coalescing) then shares the array
+        // with the original instead of copying it.
+        guard let start = firstLikelySlot(app: a, from: from, to: from + horizon) else {
+            if target[a] != Self.noSlot { target[a] = Self.noSlot }
+            return false
+        }
+        if target[a] != start { target[a] = start }
+        let runFrom = start - leadTime
+        if now >= runFrom {
+            if overBudget || !budgetAllows(spent: spent, perTask: perTask, runs: runs + 1) { return false }
+            if eligible { return true }
+            if now < r.earliestBegin {
+                // Due but not yet allowed: be woken when it is (a later
+                // decision would otherwise only come with another event).
+                if r.earliestBegin <= wake { wake = r.earliestBegin; hasWake = true }
+            }
+            // Otherwise a state change (screen, power, network) brings the next decision.
+        } else {
+            let at = max(runFrom, r.earliestBegin)
+            if at <= wake { wake = at; hasWake = true }
+        }
+        return false
     }
 }

@@ -17,7 +17,8 @@ final class OracleTests: XCTestCase {
         let launch = at(day: 0, 9)
         let now = launch - .seconds(50 as Int64)
         let eb = launch - .seconds(20 as Int64)
-        let d = OraclePolicy().decide(context: oracleContext(now: now, earliestBegin: eb, launch: launch, updates: [at(day: 0, 8)]))
+        var oracle = OraclePolicy()
+        let d = oracle.decide(context: oracleContext(now: now, earliestBegin: eb, launch: launch, updates: [at(day: 0, 8)]))
         XCTAssertTrue(d.run.isEmpty)
         XCTAssertEqual(d.wakeAt, eb)
     }
@@ -27,7 +28,7 @@ final class OracleTests: XCTestCase {
     func testOracleRefreshesLateOrOnARadioThatIsUp() {
         let launch = at(day: 0, 9)
         let update = at(day: 0, 8)
-        let oracle = OraclePolicy(leadTime: .minutes(1), radioWindow: .minutes(10))
+        var oracle = OraclePolicy(leadTime: .minutes(1), radioWindow: .minutes(10))
         let early = launch - .minutes(5)
         // Radio idle: wait for the latest moment.
         var d = oracle.decide(context: oracleContext(now: early, earliestBegin: .zero, launch: launch, updates: [update]))
