@@ -99,7 +99,7 @@ final class FastPathTests: XCTestCase {
         }
         // A wake at the largest time is a wake, not "none" (the loops use it as their sentinel).
         let far = PolicyContext(now: .zero, device: DeviceState(), pending: [refresh(earliestBegin: .distantFuture)])
-        var fresh = FixedIntervalPolicy()
+        let fresh = FixedIntervalPolicy()
         XCTAssertEqual(fresh.decide(context: far).wakeAt, .distantFuture)
         XCTAssertEqual(fresh.decide(context: far), Self.referenceFixedInterval(FixedIntervalPolicy(), far))
     }
