@@ -49,7 +49,9 @@ public struct PolicyContext: Sendable {
         OSRules.refusal(for: request, at: now, state: device)
     }
 
-    /// The OS would start `request` now.
+    /// The OS would start `request` now. (A policy that asks this of every
+    /// pending request at every decision can build one `EligibilityTest`
+    /// per decision instead: same answers, the device state read once.)
     @inlinable
     public func isEligible(_ request: TaskRequest) -> Bool { refusal(for: request) == nil }
 

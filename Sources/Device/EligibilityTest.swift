@@ -1,4 +1,3 @@
-import Device
 import SimCore
 
 /// `context.isEligible(r)` (`OSRules.refusal(for:at:state:) == nil`) for many
@@ -15,26 +14,29 @@ import SimCore
 /// (the refusal is nil exactly when no rule is broken; which one comes first
 /// does not matter for a yes/no). Three registers (now, the table, the
 /// foreground app) instead of six state fields keep a policy's loop out of
-/// the stack. `PoliciesTests` checks it against `OSRules.refusal` over every
-/// combination of request and state that a rule reads.
+/// the stack. `PoliciesTests` (FastPathTests) checks it against
+/// `OSRules.refusal` over every combination of request and state that a
+/// rule reads.
 ///
-/// Keep it in step with `OSRules.refusal` (Sources/Device/DeviceState.swift).
-struct EligibilityTest {
+/// Keep it in step with `OSRules.refusal` (DeviceState.swift): it lives
+/// next to it, in Device, so a rule change touches one module.
+@frozen
+public struct EligibilityTest {
     /// `context.now`, microseconds (rule 1: not before `earliestBegin`).
-    let now: Int64
+    public let now: Int64
     /// Bit `shape(r)` is set when the device state forbids requests of that
     /// shape (kind, `requiresExternalPower`, `requiresNetworkConnectivity`):
     /// rules 3 and 4, which read only those three fields of a request.
-    let blockedShapes: UInt16
+    public let blockedShapes: UInt16
     /// The foreground app's index (its own background tasks may not start),
     /// or `Int64.min` with no foreground app: no `Int32` app index equals it.
-    let foregroundApp: Int64
+    public let foregroundApp: Int64
 
     /// The bit of `r` in `blockedShapes`: bits 0–1 the kind's raw value
     /// (`TaskKind` is frozen: 0 refresh, 1 processing, 2 fetch), bit 2
     /// `requiresExternalPower`, bit 3 `requiresNetworkConnectivity`.
-    @inline(__always)
-    static func shape(_ r: TaskRequest) -> UInt16 {
+    @inlinable @inline(__always)
+    public static func shape(_ r: TaskRequest) -> UInt16 {
         UInt16(r.kind.rawValue)
             | (r.requiresExternalPower ? 4 : 0)
             | (r.requiresNetworkConnectivity ? 8 : 0)
@@ -42,16 +44,16 @@ struct EligibilityTest {
 
     // The shapes each state forbids, as sets of `shape` bits.
     /// Refresh and fetch (kind 0 or 2), any requirements.
-    static let refreshShapes: UInt16 = 0b0101_0101_0101_0101
+    @inlinable public static var refreshShapes: UInt16 { 0b0101_0101_0101_0101 }
     /// Processing (kind 1), any requirements.
-    static let processingShapes: UInt16 = 0b0010_0010_0010_0010
+    @inlinable public static var processingShapes: UInt16 { 0b0010_0010_0010_0010 }
     /// `requiresExternalPower` (bit 2), any kind.
-    static let powerShapes: UInt16 = 0b1111_0000_1111_0000
+    @inlinable public static var powerShapes: UInt16 { 0b1111_0000_1111_0000 }
     /// `requiresNetworkConnectivity` (bit 3), any kind.
-    static let networkShapes: UInt16 = 0b1111_1111_0000_0000
+    @inlinable public static var networkShapes: UInt16 { 0b1111_1111_0000_0000 }
 
-    @inline(__always)
-    init(_ context: PolicyContext) {
+    @inlinable @inline(__always)
+    public init(_ context: PolicyContext) {
         let state = context.device
         now = context.now.microseconds
         // One term per rule, combined without branches (selects).
@@ -67,8 +69,8 @@ struct EligibilityTest {
     }
 
     /// Whether the OS would start `r` now (`context.isEligible(r)`).
-    @inline(__always)
-    func allows(_ r: TaskRequest) -> Bool {
+    @inlinable @inline(__always)
+    public func allows(_ r: TaskRequest) -> Bool {
         now >= r.earliestBegin.microseconds
             && (blockedShapes &>> Self.shape(r)) & 1 == 0 // `&>>`: shape < 16, no over-shift check
             && Int64(r.app) != foregroundApp
