@@ -6,6 +6,7 @@ extension DeviceSimulator {
         let s = trace.sessions[sessionIndex]
         inSession = true
         state.isScreenOn = true
+        screenOrChargerChanged()
         state.foregroundApp = s.app
         scheduleBatteryAlarm()
         // Rule 3: processing is expired the moment the user uses the device.
@@ -28,6 +29,7 @@ extension DeviceSimulator {
         inSession = false
         sessionIndex += 1
         state.isScreenOn = false
+        screenOrChargerChanged()
         state.foregroundApp = nil
         lastSessionEnd = now
         scheduleBatteryAlarm()

@@ -38,6 +38,7 @@ extension DeviceSimulator {
     mutating func setCharging(_ on: Bool, notify: Bool) {
         inCharging = on
         state.isCharging = on
+        screenOrChargerChanged()
         // Unplugged: a processing task that needs external power is expired.
         if !on, let r = running, r.request.requiresExternalPower { finishRunningTask(interrupted: true) }
         if on && state.isLowPowerMode && state.batteryPercent >= 80 { setLowPower(false) }
@@ -49,9 +50,18 @@ extension DeviceSimulator {
         }
     }
 
-    /// Battery power in watts: charger minus exogenous drain (background work is taken off as it is spent).
-    var batteryWatts: Double {
-        (state.isCharging ? chargingWatts : 0) - (state.isScreenOn ? trace.screenOnDrainWatts : trace.idleDrainWatts)
+    /// Battery power in watts: charger minus exogenous drain (background
+    /// work is taken off as it is spent). Kept in `batteryWattsNow`,
+    /// recomputed where the charger or the screen changes (`screenOrChargerChanged`):
+    /// it is read two or three times per event.
+    @inline(__always)
+    var batteryWatts: Double { batteryWattsNow }
+
+    /// The charger's or the screen's state changed: recompute `batteryWattsNow`.
+    @inline(__always)
+    mutating func screenOrChargerChanged() {
+        batteryWattsNow = (state.isCharging ? chargingWatts : 0)
+            - (state.isScreenOn ? trace.screenOnDrainWatts : trace.idleDrainWatts)
     }
 
     /// Integrates the battery from `now` to `t` (linear between events),

@@ -99,6 +99,8 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     /// a multiplication at every event, not a division (whose latency was
     /// ~4 % of the run).
     let percentPerJoule: Double
+    /// `batteryWatts`, kept up to date by `screenOrChargerChanged`.
+    var batteryWattsNow = 0.0
     let chargingWatts: Double
     var batteryAlarm: SimTime = .farFuture
     /// Inputs of a battery alarm not yet computed (see `scheduleBatteryAlarm`).
@@ -272,6 +274,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
                             refreshBudget: refreshBudget)
         // The pending requests live in the context (see `pending`).
         scheduler.swapPending(with: &ctx.pending)
+        screenOrChargerChanged()
     }
 
     /// Fills gaps in the network intervals with offline so the segments tile [0, horizon).
