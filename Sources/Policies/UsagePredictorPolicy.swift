@@ -49,18 +49,20 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     /// launch do anyway, with the same result.)
     public static var observedKinds: ObservationKinds { [.launch, .taskFinished] }
     public var leadTime: SimDuration
-    public var threshold: Double { didSet { likely.removeAll() } }
+    public var threshold: Double { didSet { forgetScans() } }
     public var decay: Double
     public var dailyBudget: Double
-    public var slot: SimDuration { didSet { likely.removeAll() } }
+    public var slot: SimDuration { didSet { slotChanged() } }
 
-    var slotsPerDay: Int { max(1, Int(SimDuration.microsecondsPerDay / slot.microseconds)) }
+    /// `max(1, day / slot)`, kept with `slot` (read at every decision and
+    /// scan step; a division to derive).
+    private(set) var slotsPerDay: Int
     /// Decayed launch counts, flat (one array each so the daily decay is
     /// one vectorisable pass): allDays[app * slots + slot] and
     /// byWeekday[(app * 7 + weekday) * slots + slot].
     var allDays: [Double] = []
     var byWeekday: [Double] = []
-    /// Number of apps the counters hold.
+    /// Number of apps the counters (and `refreshedFor`, `plans`) hold.
     var appsKnown = 0
     /// Decayed number of days observed, overall and per weekday.
     var daysSeen = 0.0
@@ -69,9 +71,6 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     /// Start of the slot each app was last refreshed for (by a finished
     /// background refresh, or a launch in that slot).
     var refreshedFor: [SimTime] = []
-    /// Start of the slot each app's refresh aimed at in the last decision
-    /// (`noSlot`: none).
-    var target: [SimTime] = []
     static var noSlot: SimTime { SimTime(microseconds: Int64.min / 4) }
     /// Background tasks seen to finish: background energy over this count
     /// (wakes, promotions and tails included) is what the budget check
@@ -81,24 +80,52 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     /// charger); left out of the battery budget. Their radio tails are not
     /// in a task report and stay counted (small: at home, mostly Wi-Fi).
     var chargerJoules = 0.0
-    /// Per app, the last scan for its next likely slot (see `firstLikelySlot`).
+    /// Per app, all that `decide` reads and writes of it (one array: one
+    /// bounds check and one load per pending refresh).
+    var plans: [Plan] = []
+
+    /// One app's entry in `plans`.
     ///
     /// Why: `decide` looks for each pending refresh's next likely slot, up to
-    /// a day of slots ahead, at every decision point, although the answer
-    /// only changes when the app's launch counts change. Entry `a` says:
-    /// among the slot starts in [lo, hi), the first whose launch probability
-    /// reaches `threshold` is `first` (nil: none). What invalidates it: a
-    /// new day (decay and days seen, all apps; see `roll`) and a change of
-    /// `threshold` or `slot`; a launch of app `a` only raises the slots of
-    /// its time of day, which `launchCounted` re-checks. Probabilities are otherwise constant, so a cached answer
-    /// is exactly what a fresh scan would give.
-    var likely: [LikelyScan?] = []
-
-    struct LikelyScan {
+    /// a day of slots ahead, at every decision point (about seven pending
+    /// requests, 160 k decisions per 40-user suite run), although the answer
+    /// only changes when the app's launch counts change. So each app keeps
+    /// the outcome of its last scan, and where the next one may start:
+    ///
+    /// - `fromFloor` is `slotFloor(refreshedFor) + slot`, so that the first
+    ///   slot a refresh may aim at is `max(slotFloor(now), fromFloor)`: the
+    ///   current slot, or the one after the slot last refreshed for if that
+    ///   is not behind (slot starts are multiples of `slot`, so this is
+    ///   `first + slot · ((refreshed − first) / slot + 1)` without a
+    ///   division per request). Updated wherever `refreshedFor` changes.
+    /// - No slot start in [`lo`, `clear`) has a launch probability reaching
+    ///   `threshold`; `clear` does if `found`. Every scan starts on a slot
+    ///   start (a multiple of `slot`), so the slot starts in the range are
+    ///   all that were looked at. `lo` is `unscanned` when nothing is known.
+    ///   What invalidates it: a new day (decay and days seen, all apps; see
+    ///   `roll`) and a change of `threshold` or `slot`; a launch of the app
+    ///   only raises the slots of its time of day, which `launchCounted`
+    ///   re-checks. Probabilities are otherwise constant, so a cached answer
+    ///   is exactly what a fresh scan would give.
+    /// - `target`: the start of the slot the app's refresh aimed at in the
+    ///   last decision (`noSlot`: none).
+    struct Plan {
+        var fromFloor: SimTime
         var lo: SimTime
-        var hi: SimTime
-        var first: SimTime?
+        var clear: SimTime
+        var target: SimTime
+        var found: Bool
     }
+    /// `lo` of a `Plan` with no scan: no `from` is at or after it.
+    static var unscanned: SimTime { SimTime(microseconds: .max) }
+    /// How many slots past the day ahead a scan that finds nothing there
+    /// goes on looking: the next decisions, a slot later each, then answer
+    /// from the cache instead of scanning one new slot each.
+    static var lookaheadSlots: Int64 { 8 }
+
+    /// Each app's `target`, in app order (for tests).
+    var target: [SimTime] { plans.map(\.target) }
+
     var energyDay = 0
     var energyAtDayStart = 0.0
     /// The run list of the last decision that needed one, kept for its
@@ -118,15 +145,20 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         self.decay = decay
         self.dailyBudget = dailyBudget
         self.slot = slot
+        self.slotsPerDay = Self.slotsPerDay(slot)
+    }
+
+    static func slotsPerDay(_ slot: SimDuration) -> Int {
+        max(1, Int(SimDuration.microsecondsPerDay / slot.microseconds))
     }
 
     /// Makes room for apps 0..<apps.
     ///
-    /// Called for every pending refresh at every decision, where there is
-    /// almost always room already: that check is inlined, the growth is not.
+    /// Called at every decision and observation, where there is almost
+    /// always room already: that check is inlined, the growth is not.
     @inline(__always)
     mutating func ensure(apps: Int) {
-        if appsKnown < apps || likely.count < apps { grow(apps: apps) }
+        if appsKnown < apps { grow(apps: apps) }
     }
 
     @inline(never)
@@ -135,10 +167,26 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
             allDays.append(contentsOf: repeatElement(0, count: slotsPerDay))
             byWeekday.append(contentsOf: repeatElement(0, count: 7 * slotsPerDay))
             refreshedFor.append(Self.noSlot)
-            target.append(Self.noSlot)
+            plans.append(Plan(fromFloor: slotFloor(Self.noSlot) + slot, lo: Self.unscanned, clear: Self.noSlot,
+                              target: Self.noSlot, found: false))
             appsKnown += 1
         }
-        while likely.count < apps { likely.append(nil) }
+    }
+
+    /// Forgets every app's scan (probabilities or what counts as likely changed).
+    mutating func forgetScans() {
+        for a in plans.indices {
+            plans[a].lo = Self.unscanned
+            plans[a].clear = Self.noSlot
+            plans[a].found = false
+        }
+    }
+
+    /// `slot` changed: new slot starts, so new `fromFloor`s, and no scan holds.
+    mutating func slotChanged() {
+        slotsPerDay = Self.slotsPerDay(slot)
+        for a in plans.indices { plans[a].fromFloor = slotFloor(refreshedFor[a]) + slot }
+        forgetScans()
     }
 
     /// Advances the day counters (with decay) up to the day of `t`.
@@ -165,9 +213,9 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
             }
             daysSeen += 1
             weekdaysSeen[currentDay % 7] += 1
-            // Every probability changed: forget every cached scan.
-            for a in likely.indices { likely[a] = nil }
         }
+        // Every probability changed: forget every scan.
+        forgetScans()
     }
 
     func slotIndex(_ t: SimTime) -> Int { min(slotsPerDay - 1, Int(t.timeOfDay.microseconds / slot.microseconds)) }
@@ -187,6 +235,12 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         return (overall + weekday) / 2
     }
 
+    /// Whether slots tile the day exactly (so a slot's index and weekday
+    /// can be walked along with it) from `t` on.
+    func tilesDay(from t: SimTime) -> Bool {
+        SimDuration.microsecondsPerDay % slot.microseconds == 0 && t.microseconds >= 0
+    }
+
     public mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {
         ensure(apps: context.appCount)
         roll(to: context.now)
@@ -200,15 +254,21 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
             launchCounted(app: a, slotIndex: s)
             // The foreground fetch refreshed the app for the current slot.
             let current = slotFloor(context.now)
-            if refreshedFor[a] < current { refreshedFor[a] = current }
+            if refreshedFor[a] < current {
+                refreshedFor[a] = current
+                plans[a].fromFloor = current + slot
+            }
         case .taskFinished(let report) where report.request.kind.refreshesContent:
             // A refresh ran (whatever its outcome: one attempt per slot): it
             // was for the slot the last decision aimed at. Recorded here, not
             // when the run was asked for, since an ask may not run.
             let a = Int(report.request.app)
             ensure(apps: a + 1)
-            let t = target[a]
-            if t != Self.noSlot && t + slot > report.start && refreshedFor[a] < t { refreshedFor[a] = t }
+            let t = plans[a].target
+            if t != Self.noSlot && t + slot > report.start && refreshedFor[a] < t {
+                refreshedFor[a] = t
+                plans[a].fromFloor = slotFloor(t) + slot
+            }
             taskCount += 1
         case .taskFinished(let report) where report.request.requiresExternalPower:
             // Ran on the charger: its energy came from the wall, not the battery.
@@ -220,56 +280,69 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         }
     }
 
-    /// Repairs `likely[app]` after a launch in time-of-day slot `s`: only
-    /// slots with that index gained probability (the denominators did not
-    /// change), so only they can have become likely; every other slot keeps
-    /// its answer.
+    /// Repairs `plans[app]`'s scan after a launch in time-of-day slot `s`:
+    /// only slots with that index gained probability (the denominators did
+    /// not change), so only they can have become likely; every other slot
+    /// keeps its answer.
     mutating func launchCounted(app a: Int, slotIndex s: Int) {
-        guard let c = likely[a] else { return }
-        let end = c.first ?? c.hi
-        var t = c.lo
-        while t < end {
-            if slotIndex(t) == s && launchProbability(app: a, at: t) >= threshold {
-                likely[a] = LikelyScan(lo: c.lo, hi: c.hi, first: t)
-                return
+        let p = plans[a]
+        guard p.lo < p.clear else { return }
+        if tilesDay(from: p.lo) {
+            // The slot starts of index s are s slots into each day.
+            let offset = slot * Int64(s)
+            var d = p.lo.day
+            var t = SimTime(day: d, plus: offset)
+            if t < p.lo { d += 1; t = SimTime(day: d, plus: offset) }
+            while t < p.clear {
+                if launchProbability(app: a, slotIndex: s, weekday: d % 7) >= threshold {
+                    plans[a].clear = t
+                    plans[a].found = true
+                    return
+                }
+                d += 1
+                t = SimTime(day: d, plus: offset)
             }
-            t = t + slot
+        } else {
+            var t = p.lo
+            while t < p.clear {
+                if slotIndex(t) == s && launchProbability(app: a, at: t) >= threshold {
+                    plans[a].clear = t
+                    plans[a].found = true
+                    return
+                }
+                t = t + slot
+            }
         }
     }
 
-    /// The first slot start in [lo, hi) (slot-aligned bounds) where `app`'s
-    /// launch probability reaches `threshold`, or nil. Answers from
-    /// `likely[app]` when the cached range covers the question, scanning
-    /// only what it does not cover.
-    ///
-    /// The usual answer (nine calls in ten in the default suite) is a
-    /// cached likely slot still ahead: that test is inlined into `decide`;
-    /// everything else is `scanLikelySlot`.
-    @inline(__always)
-    mutating func firstLikelySlot(app a: Int, from lo: SimTime, to hi: SimTime) -> SimTime? {
-        if let c = likely[a], c.lo <= lo, let f = c.first, f >= lo {
-            // Nothing likely in [c.lo, f): f is still ahead, so it is the answer.
-            return f < hi ? f : nil
-        }
-        return scanLikelySlot(app: a, from: lo, to: hi)
-    }
-
-    /// `firstLikelySlot` past its inlined cache hit.
+    /// The first slot start in [from, to) (slot starts) where `app`'s launch
+    /// probability reaches `threshold`, or `noSlot`, past the cache hit that
+    /// `decideRefresh` tests inline: scans what `plans[app]` does not cover
+    /// and records what it saw.
     @inline(never)
-    mutating func scanLikelySlot(app a: Int, from lo: SimTime, to hi: SimTime) -> SimTime? {
-        var scanFrom = lo
-        if let c = likely[a], c.lo <= lo {
-            if let f = c.first {
-                // Nothing likely in [c.lo, f): if f is still ahead, it is the answer.
-                if f >= lo { return f < hi ? f : nil }
-            } else if c.hi >= lo {
-                // Nothing likely in [c.lo, c.hi): only [c.hi, hi) is unknown.
-                scanFrom = max(lo, c.hi)
-            }
+    mutating func scanPlan(app a: Int, from: SimTime, to: SimTime) -> SimTime {
+        let p = plans[a]
+        var lo = from, scanFrom = from
+        if p.lo <= from && from <= p.clear && !p.found {
+            // Nothing likely in [p.lo, p.clear), which ends before `to`:
+            // only the rest is unknown.
+            lo = p.lo
+            scanFrom = p.clear
         }
-        var found: SimTime? = nil
-        var t = scanFrom
-        if SimDuration.microsecondsPerDay % slot.microseconds == 0 && t >= .zero {
+        let (stop, found) = walk(app: a, from: scanFrom, to: to + slot * Self.lookaheadSlots)
+        plans[a].lo = lo
+        plans[a].clear = stop
+        plans[a].found = found
+        return found && stop < to ? stop : Self.noSlot
+    }
+
+    /// Walks the slot starts t = from, from + slot, … while t < end: the
+    /// first whose launch probability reaches `threshold` and true, or the
+    /// first slot start at or after `end` and false.
+    func walk(app a: Int, from: SimTime, to end: SimTime) -> (stop: SimTime, found: Bool) {
+        var t = from
+        var found = false
+        if tilesDay(from: t) {
             // Slots tile the day exactly: walk (slot index, weekday) along
             // with t instead of deriving both from t by division each step.
             let n = slotsPerDay
@@ -286,14 +359,14 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
                     byWeekday.withUnsafeBufferPointer { byWeekday in
                         weekdaysSeen.withUnsafeBufferPointer { weekdaysSeen in
                             var seenW = weekdaysSeen[w]
-                            while t < hi {
+                            while t < end {
                                 let overall = min(1, allDays[overallBase + s] / daysSeen)
                                 var p = overall
                                 if seenW > 0 {
                                     let weekday = min(1, byWeekday[(weekdayBase + w) * n + s] / seenW)
                                     p = (overall + weekday) / 2
                                 }
-                                if p >= threshold { found = t; break }
+                                if p >= threshold { found = true; break }
                                 t = t + slot
                                 s += 1
                                 if s == n { s = 0; w = w == 6 ? 0 : w + 1; seenW = weekdaysSeen[w] }
@@ -302,21 +375,20 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
                     }
                 }
             } else {
-                while t < hi {
-                    if launchProbability(app: a, slotIndex: s, weekday: w) >= threshold { found = t; break }
+                while t < end {
+                    if launchProbability(app: a, slotIndex: s, weekday: w) >= threshold { found = true; break }
                     t = t + slot
                     s += 1
                     if s == n { s = 0; w = w == 6 ? 0 : w + 1 }
                 }
             }
         } else {
-            while t < hi {
-                if launchProbability(app: a, at: t) >= threshold { found = t; break }
+            while t < end {
+                if launchProbability(app: a, at: t) >= threshold { found = true; break }
                 t = t + slot
             }
         }
-        likely[a] = LikelyScan(lo: lo, hi: max(hi, scanFrom), first: found)
-        return found
+        return (t, found)
     }
 
     /// The start of the slot containing `t`.
@@ -367,7 +439,7 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         var run: [RequestID] = []
         // (`SimTime.distantFuture` spelt out: the static costs an accessor call.)
         var wake = SimTime(microseconds: .max), hasWake = false
-        let slot = slot, leadTime = leadTime
+        let leadTime = leadTime
         // The current slot stays open until its end; a day's worth of
         // upcoming slots from there.
         let first = slotFloor(now)
@@ -384,7 +456,7 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
                     runsNow = eligible
                         && (r.requiresExternalPower || (!overBudget && budgetAllows(spent: spent, perTask: perTask, runs: runs + 1)))
                 } else {
-                    runsNow = decideRefresh(r, eligible: eligible, now: now, first: first, horizon: horizon, slot: slot,
+                    runsNow = decideRefresh(r, eligible: eligible, now: now, first: first, horizon: horizon,
                                             leadTime: leadTime, overBudget: overBudget, spent: spent, perTask: perTask,
                                             runs: runs, wake: &wake, hasWake: &hasWake)
                 }
@@ -416,25 +488,29 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     /// `runs`: the runs picked before it (the budget check counts them).
     @inline(__always)
     mutating func decideRefresh(_ r: TaskRequest, eligible: Bool, now: SimTime, first: SimTime, horizon: SimDuration,
-                                slot: SimDuration, leadTime: SimDuration, overBudget: Bool, spent: Double, perTask: Double,
+                                leadTime: SimDuration, overBudget: Bool, spent: Double, perTask: Double,
                                 runs: Int, wake: inout SimTime, hasWake: inout Bool) -> Bool {
         let a = Int(r.app)
-        ensure(apps: a + 1)
-        // Upcoming slots (a day's worth, from the current one): the first
-        // likely one not yet refreshed for decides.
-        var from = first
-        let refreshed = refreshedFor[a]
-        if refreshed >= first {
-            from = first + slot * ((refreshed - first).microseconds / slot.microseconds + 1)
+        if a >= plans.count { grow(apps: a + 1) }
+        // Upcoming slots (a day's worth, from the current one, or from the
+        // one after the slot last refreshed for): the first likely one
+        // decides. The usual answer comes from the app's last scan (see
+        // `Plan`): its likely slot still ahead, or nothing likely up to
+        // past the day ahead.
+        let p = plans[a]
+        let from = max(first, p.fromFloor)
+        let to = from + horizon
+        var start = Self.noSlot
+        if p.lo <= from && from <= p.clear && (p.found || p.clear >= to) {
+            if p.clear < to { start = p.clear }
+        } else {
+            start = scanPlan(app: a, from: from, to: to)
         }
         // `target` is written only when it changes: a copy of this
         // policy deciding ahead (coalescing) then shares the array
         // with the original instead of copying it.
-        guard let start = firstLikelySlot(app: a, from: from, to: from + horizon) else {
-            if target[a] != Self.noSlot { target[a] = Self.noSlot }
-            return false
-        }
-        if target[a] != start { target[a] = start }
+        if p.target != start { plans[a].target = start }
+        if start == Self.noSlot { return false }
         let runFrom = start - leadTime
         if now >= runFrom {
             if overBudget || !budgetAllows(spent: spent, perTask: perTask, runs: runs + 1) { return false }
