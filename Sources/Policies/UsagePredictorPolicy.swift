@@ -48,7 +48,7 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     /// only roll the day counters forward, which `decide` and the next
     /// launch do anyway, with the same result.)
     public static var observedKinds: ObservationKinds { [.launch, .taskFinished] }
-    public var leadTime: SimDuration
+    public var leadTime: SimDuration { didSet { forgetPlans() } }
     public var threshold: Double { didSet { forgetScans() } }
     public var decay: Double
     public var dailyBudget: Double
@@ -62,8 +62,23 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     /// byWeekday[(app * 7 + weekday) * slots + slot].
     var allDays: [Double] = []
     var byWeekday: [Double] = []
-    /// Number of apps the counters (and `refreshedFor`, `plans`) hold.
+    /// Number of apps the counters (and `refreshedFor`, `plans`, `launched`) hold.
     var appsKnown = 0
+    /// Per app, a bit per time-of-day slot with a launch ever counted:
+    /// launched[app * launchedWords + s / 64], bit s % 64.
+    ///
+    /// Why: a scan for the next likely slot looked at every slot, two
+    /// divisions each, although most of an app's slots never saw a launch.
+    /// Their counters are exactly zero (only a launch adds to a counter,
+    /// and a finite decay keeps zero zero), so their launch probability is
+    /// zero: never likely when `threshold` is above zero, and a scan can
+    /// jump to the next launched slot. Only while `launchedExact`: a slot
+    /// change (the counters' layout no longer matches) or a non-finite
+    /// decay (0 · ∞ is NaN, which `min(1, _)` turns into 1) ends it for
+    /// good, and scans then look at every slot again.
+    var launched: [UInt64] = []
+    var launchedWords: Int
+    var launchedExact = true
     /// Decayed number of days observed, overall and per weekday.
     var daysSeen = 0.0
     var weekdaysSeen = [Double](repeating: 0, count: 7)
@@ -109,7 +124,19 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     ///   is exactly what a fresh scan would give.
     /// - `target`: the start of the slot the app's refresh aimed at in the
     ///   last decision (`noSlot`: none).
+    /// - `runFrom`: when the app's refresh is due (`target − leadTime`;
+    ///   `never` with no target), the answer for every `now` in [`since`,
+    ///   `until`). That range is worked out with it (`replan`) from what
+    ///   the scan showed: a target stays the first likely slot until it
+    ///   ends; no target holds while the day ahead stays within what was
+    ///   found clear. So most pending refreshes cost a range test, with no
+    ///   division, scan or write. What invalidates it (`since = unplanned`):
+    ///   whatever changes the scan or `fromFloor` (a launch of the app, its
+    ///   `refreshedFor`, a new day, `threshold`, `slot`), and `leadTime`.
     struct Plan {
+        var since: SimTime
+        var until: SimTime
+        var runFrom: SimTime
         var fromFloor: SimTime
         var lo: SimTime
         var clear: SimTime
@@ -118,6 +145,10 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     }
     /// `lo` of a `Plan` with no scan: no `from` is at or after it.
     static var unscanned: SimTime { SimTime(microseconds: .max) }
+    /// `since` of a `Plan` to be worked out again: no `now` is at or after it.
+    static var unplanned: SimTime { SimTime(microseconds: .max) }
+    /// `runFrom` with no target: never due, no wake.
+    static var never: SimTime { SimTime(microseconds: .max) }
     /// How many slots past the day ahead a scan that finds nothing there
     /// goes on looking: the next decisions, a slot later each, then answer
     /// from the cache instead of scanning one new slot each.
@@ -146,6 +177,7 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         self.dailyBudget = dailyBudget
         self.slot = slot
         self.slotsPerDay = Self.slotsPerDay(slot)
+        self.launchedWords = (Self.slotsPerDay(slot) + 63) / 64
     }
 
     static func slotsPerDay(_ slot: SimDuration) -> Int {
@@ -166,25 +198,35 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         while appsKnown < apps {
             allDays.append(contentsOf: repeatElement(0, count: slotsPerDay))
             byWeekday.append(contentsOf: repeatElement(0, count: 7 * slotsPerDay))
+            launched.append(contentsOf: repeatElement(0, count: launchedWords))
             refreshedFor.append(Self.noSlot)
-            plans.append(Plan(fromFloor: slotFloor(Self.noSlot) + slot, lo: Self.unscanned, clear: Self.noSlot,
+            plans.append(Plan(since: Self.unplanned, until: Self.noSlot, runFrom: Self.never,
+                              fromFloor: slotFloor(Self.noSlot) + slot, lo: Self.unscanned, clear: Self.noSlot,
                               target: Self.noSlot, found: false))
             appsKnown += 1
         }
     }
 
-    /// Forgets every app's scan (probabilities or what counts as likely changed).
+    /// Forgets every app's scan (probabilities or what counts as likely
+    /// changed), and so its plan.
     mutating func forgetScans() {
         for a in plans.indices {
+            plans[a].since = Self.unplanned
             plans[a].lo = Self.unscanned
             plans[a].clear = Self.noSlot
             plans[a].found = false
         }
     }
 
+    /// Forgets every app's plan (not its scan).
+    mutating func forgetPlans() {
+        for a in plans.indices { plans[a].since = Self.unplanned }
+    }
+
     /// `slot` changed: new slot starts, so new `fromFloor`s, and no scan holds.
     mutating func slotChanged() {
         slotsPerDay = Self.slotsPerDay(slot)
+        launchedExact = false
         for a in plans.indices { plans[a].fromFloor = slotFloor(refreshedFor[a]) + slot }
         forgetScans()
     }
@@ -206,6 +248,7 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         while currentDay < t.day {
             currentDay += 1
             if currentDay > 0 {
+                if !decay.isFinite { launchedExact = false }
                 daysSeen *= decay
                 for w in 0..<7 { weekdaysSeen[w] *= decay }
                 for i in allDays.indices { allDays[i] *= decay }
@@ -251,7 +294,9 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
             let s = slotIndex(context.now)
             allDays[a * n + s] += 1
             byWeekday[(a * 7 + context.now.weekday) * n + s] += 1
+            if launchedExact { launched[a * launchedWords + s >> 6] |= 1 << UInt64(s & 63) }
             launchCounted(app: a, slotIndex: s)
+            plans[a].since = Self.unplanned
             // The foreground fetch refreshed the app for the current slot.
             let current = slotFloor(context.now)
             if refreshedFor[a] < current {
@@ -268,6 +313,7 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
             if t != Self.noSlot && t + slot > report.start && refreshedFor[a] < t {
                 refreshedFor[a] = t
                 plans[a].fromFloor = slotFloor(t) + slot
+                plans[a].since = Self.unplanned
             }
             taskCount += 1
         case .taskFinished(let report) where report.request.requiresExternalPower:
@@ -353,23 +399,47 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
                 // buffer pointers (the test above keeps every index of the
                 // walk, s < n and w < 7, in range): the same arithmetic on
                 // the same values, so the same answers.
+                //
+                // Slots never launched are jumped over (see `launched`):
+                // `next` is the first launched slot at or after s today (n:
+                // none). A jump may take t past `end`: the slots jumped over
+                // are not likely all the same.
                 let slot = slot, threshold = threshold, daysSeen = daysSeen
                 let overallBase = a * n, weekdayBase = a * 7
+                let words = launchedWords, bitBase = a * words
+                let skip = launchedExact && !(0 >= threshold) && launched.count >= bitBase + words
                 allDays.withUnsafeBufferPointer { allDays in
                     byWeekday.withUnsafeBufferPointer { byWeekday in
                         weekdaysSeen.withUnsafeBufferPointer { weekdaysSeen in
-                            var seenW = weekdaysSeen[w]
-                            while t < end {
-                                let overall = min(1, allDays[overallBase + s] / daysSeen)
-                                var p = overall
-                                if seenW > 0 {
-                                    let weekday = min(1, byWeekday[(weekdayBase + w) * n + s] / seenW)
-                                    p = (overall + weekday) / 2
+                            launched.withUnsafeBufferPointer { launched in
+                                var seenW = weekdaysSeen[w]
+                                while t < end {
+                                    if skip {
+                                        var k = s >> 6
+                                        var bits = launched[bitBase + k] & (~0 << UInt64(s & 63))
+                                        while bits == 0 && k + 1 < words { k += 1; bits = launched[bitBase + k] }
+                                        let next = bits == 0 ? n : k << 6 + bits.trailingZeroBitCount
+                                        if next != s {
+                                            t = t + slot * Int64(next - s)
+                                            if next == n {
+                                                s = 0; w = w == 6 ? 0 : w + 1; seenW = weekdaysSeen[w]
+                                                continue
+                                            }
+                                            s = next
+                                            if t >= end { break }
+                                        }
+                                    }
+                                    let overall = min(1, allDays[overallBase + s] / daysSeen)
+                                    var p = overall
+                                    if seenW > 0 {
+                                        let weekday = min(1, byWeekday[(weekdayBase + w) * n + s] / seenW)
+                                        p = (overall + weekday) / 2
+                                    }
+                                    if p >= threshold { found = true; break }
+                                    t = t + slot
+                                    s += 1
+                                    if s == n { s = 0; w = w == 6 ? 0 : w + 1; seenW = weekdaysSeen[w] }
                                 }
-                                if p >= threshold { found = true; break }
-                                t = t + slot
-                                s += 1
-                                if s == n { s = 0; w = w == 6 ? 0 : w + 1; seenW = weekdaysSeen[w] }
                             }
                         }
                     }
@@ -426,39 +496,33 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         // short) and answered as `runAllEligible` when they are all the
         // eligible ones — the same requests in the same order, without an
         // array per decision; a list only when some eligible request waits.
-        // Eligible requests are counted rather than flagged: a request runs
-        // only if eligible, so one waits exactly when fewer run than are
-        // eligible. The device-state rules are read once (`EligibilityTest`),
-        // and the wake is a plain time and a flag rather than an optional.
+        // A request runs only if eligible, so one waits exactly when fewer
+        // run than are eligible: eligible requests are counted only when
+        // some run (one decision in four), and eligibility is otherwise
+        // asked only of requests that would run. The device-state rules are
+        // read once (`EligibilityTest`), and the wake is a plain time and a
+        // flag rather than an optional.
         let eligibility = EligibilityTest(context)
         let now = context.now
         let pending = context.pending
         let useMask = pending.count <= 64
         var mask: UInt64 = 0
-        var runs = 0, eligibles = 0
+        var runs = 0
         var run: [RequestID] = []
         // (`SimTime.distantFuture` spelt out: the static costs an accessor call.)
         var wake = SimTime(microseconds: .max), hasWake = false
-        let leadTime = leadTime
-        // The current slot stays open until its end; a day's worth of
-        // upcoming slots from there.
-        let first = slotFloor(now)
-        let horizon = slot * Int64(slotsPerDay)
         pending.withUnsafeBufferPointer { pending in
             for i in pending.indices {
                 let r = pending[i]
-                let eligible = eligibility.allows(r)
-                if eligible { eligibles += 1 }
                 var runsNow = false
                 if r.kind == .processing {
                     // On the charger it costs the battery nothing; otherwise it
                     // is held to the budget like a refresh.
-                    runsNow = eligible
+                    runsNow = eligibility.allows(r)
                         && (r.requiresExternalPower || (!overBudget && budgetAllows(spent: spent, perTask: perTask, runs: runs + 1)))
                 } else {
-                    runsNow = decideRefresh(r, eligible: eligible, now: now, first: first, horizon: horizon,
-                                            leadTime: leadTime, overBudget: overBudget, spent: spent, perTask: perTask,
-                                            runs: runs, wake: &wake, hasWake: &hasWake)
+                    runsNow = decideRefresh(r, eligibility: eligibility, now: now, overBudget: overBudget, spent: spent,
+                                            perTask: perTask, runs: runs, wake: &wake, hasWake: &hasWake)
                 }
                 if runsNow {
                     runs += 1
@@ -473,6 +537,10 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         }
         if useMask {
             if runs == 0 { return PolicyDecision(wakeAt: wakeAt) }
+            var eligibles = 0
+            pending.withUnsafeBufferPointer { pending in
+                for r in pending where eligibility.allows(r) { eligibles += 1 }
+            }
             if runs == eligibles { return PolicyDecision(runAllEligible: true, wakeAt: wakeAt) }
             runList.removeAll(keepingCapacity: true)
             runList.reserveCapacity(runs)
@@ -487,16 +555,41 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     /// once one is asked; `<=` so that even the largest time counts).
     /// `runs`: the runs picked before it (the budget check counts them).
     @inline(__always)
-    mutating func decideRefresh(_ r: TaskRequest, eligible: Bool, now: SimTime, first: SimTime, horizon: SimDuration,
-                                leadTime: SimDuration, overBudget: Bool, spent: Double, perTask: Double,
-                                runs: Int, wake: inout SimTime, hasWake: inout Bool) -> Bool {
+    mutating func decideRefresh(_ r: TaskRequest, eligibility: EligibilityTest, now: SimTime, overBudget: Bool,
+                                spent: Double, perTask: Double, runs: Int,
+                                wake: inout SimTime, hasWake: inout Bool) -> Bool {
         let a = Int(r.app)
         if a >= plans.count { grow(apps: a + 1) }
-        // Upcoming slots (a day's worth, from the current one, or from the
-        // one after the slot last refreshed for): the first likely one
-        // decides. The usual answer comes from the app's last scan (see
-        // `Plan`): its likely slot still ahead, or nothing likely up to
-        // past the day ahead.
+        // When the refresh is due: the app's plan, while it holds.
+        let p = plans[a]
+        let runFrom = now >= p.since && now < p.until ? p.runFrom : replan(app: a, now: now)
+        if now >= runFrom {
+            if overBudget || !budgetAllows(spent: spent, perTask: perTask, runs: runs + 1) { return false }
+            if eligibility.allows(r) { return true }
+            if now < r.earliestBegin {
+                // Due but not yet allowed: be woken when it is (a later
+                // decision would otherwise only come with another event).
+                if r.earliestBegin <= wake { wake = r.earliestBegin; hasWake = true }
+            }
+            // Otherwise a state change (screen, power, network) brings the next decision.
+        } else if runFrom != Self.never {
+            let at = max(runFrom, r.earliestBegin)
+            if at <= wake { wake = at; hasWake = true }
+        }
+        return false
+    }
+
+    /// Works out `plans[app]` for `now` (its plan did not hold): the target
+    /// (noted in `target`), when it is due, and for which `now` that holds.
+    /// Returns `runFrom`.
+    @inline(never)
+    mutating func replan(app a: Int, now: SimTime) -> SimTime {
+        // Upcoming slots (a day's worth, from the current one, which stays
+        // open until its end, or from the one after the slot last
+        // refreshed for): the first likely one decides. The usual answer
+        // comes from the app's last scan (see `Plan`).
+        let first = slotFloor(now)
+        let horizon = slot * Int64(slotsPerDay)
         let p = plans[a]
         let from = max(first, p.fromFloor)
         let to = from + horizon
@@ -506,25 +599,23 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         } else {
             start = scanPlan(app: a, from: from, to: to)
         }
-        // `target` is written only when it changes: a copy of this
-        // policy deciding ahead (coalescing) then shares the array
-        // with the original instead of copying it.
-        if p.target != start { plans[a].target = start }
-        if start == Self.noSlot { return false }
-        let runFrom = start - leadTime
-        if now >= runFrom {
-            if overBudget || !budgetAllows(spent: spent, perTask: perTask, runs: runs + 1) { return false }
-            if eligible { return true }
-            if now < r.earliestBegin {
-                // Due but not yet allowed: be woken when it is (a later
-                // decision would otherwise only come with another event).
-                if r.earliestBegin <= wake { wake = r.earliestBegin; hasWake = true }
-            }
-            // Otherwise a state change (screen, power, network) brings the next decision.
+        // For a later `now` (first′ = slotFloor(now) ≥ first, so from′ ≥
+        // from): a target stays the answer while first′ ≤ start (nothing
+        // likely in [from′, start), start < from + horizon ≤ to′); no
+        // target, while to′ = first′ + horizon stays within what the scan
+        // found clear (from′ = first′ there: fromFloor + horizon ≤ to ≤ clear).
+        let runFrom: SimTime, until: SimTime
+        if start != Self.noSlot {
+            runFrom = start - leadTime
+            until = start + slot
         } else {
-            let at = max(runFrom, r.earliestBegin)
-            if at <= wake { wake = at; hasWake = true }
+            runFrom = Self.never
+            until = plans[a].clear - horizon + slot
         }
-        return false
+        plans[a].since = first
+        plans[a].until = until
+        plans[a].runFrom = runFrom
+        plans[a].target = start
+        return runFrom
     }
 }

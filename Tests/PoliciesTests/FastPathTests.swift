@@ -129,7 +129,8 @@ final class FastPathTests: XCTestCase {
         return PolicyDecision(run: run, wakeAt: wake)
     }
 
-    /// usage-predictor's `decide` (its plans and scan cache) against the plain code it replaced (an uncached scan of every
+    /// usage-predictor's `decide` (its plans, scan cache and launched-slot
+    /// skip) against the plain code it replaced (an uncached scan of every
     /// slot), on policies that learnt from random launches and finished
     /// refreshes, deciding on random contexts: same decisions, same state
     /// after. Along the way: parameters change, copies decide ahead or
@@ -184,7 +185,9 @@ final class FastPathTests: XCTestCase {
         }
     }
 
-    /// With a threshold of zero every slot is likely, launched or not.
+    /// A scan jumps over never-launched slots only when that cannot change
+    /// its answer: with a threshold of zero every slot is likely, launched
+    /// or not.
     func testUsagePredictorZeroThresholdSeesUnlaunchedSlots() {
         var p = UsagePredictorPolicy(threshold: 0)
         let ctx = PolicyContext(now: SimTime(day: 2, plus: .hours(9)), device: DeviceState(), appCount: 1)
@@ -330,8 +333,10 @@ extension UsagePredictorPolicy {
     }
 
     /// Checks every cached claim against a fresh computation: each app's
-    /// scan (nothing likely in [lo, clear), clear likely if found) and
-    /// `fromFloor`.
+    /// scan (nothing likely in [lo, clear), clear likely if found), its
+    /// plan (the due time it holds for every `now` in [since, until),
+    /// tried at both ends and at `now`), `fromFloor`, and the launched-slot
+    /// bits (a slot with a launch counted has its bit).
     func checkCaches(now: SimTime, file: StaticString = #filePath, line: UInt = #line) {
         for a in plans.indices {
             let p = plans[a]
@@ -344,6 +349,22 @@ extension UsagePredictorPolicy {
                 }
                 if p.found {
                     XCTAssertTrue(launchProbability(app: a, at: p.clear) >= threshold, "app \(a): found not likely",
+                                  file: file, line: line)
+                }
+            }
+            if p.since != Self.unplanned {
+                for at in [p.since, now, p.until - SimDuration(microseconds: 1)] where at >= p.since && at < p.until {
+                    let start = referenceStart(app: a, now: at)
+                    XCTAssertEqual(p.runFrom, start.map { $0 - leadTime } ?? Self.never, "app \(a) plan at \(at)",
+                                   file: file, line: line)
+                }
+            }
+        }
+        if launchedExact {
+            let n = slotsPerDay
+            for a in 0..<appsKnown {
+                for s in 0..<n where allDays[a * n + s] != 0 || (0..<7).contains(where: { byWeekday[(a * 7 + $0) * n + s] != 0 }) {
+                    XCTAssertTrue(launched[a * launchedWords + s / 64] & (1 << UInt64(s % 64)) != 0, "app \(a) slot \(s) bit",
                                   file: file, line: line)
                 }
             }
