@@ -48,20 +48,37 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     /// only roll the day counters forward, which `decide` and the next
     /// launch do anyway, with the same result.)
     public static var observedKinds: ObservationKinds { [.launch, .taskFinished] }
-    public var leadTime: SimDuration
-    public var threshold: Double { didSet { likely.removeAll() } }
+    public var leadTime: SimDuration { didSet { forgetPlans() } }
+    public var threshold: Double { didSet { forgetScans() } }
     public var decay: Double
     public var dailyBudget: Double
-    public var slot: SimDuration { didSet { likely.removeAll() } }
+    public var slot: SimDuration { didSet { slotChanged() } }
 
-    var slotsPerDay: Int { max(1, Int(SimDuration.microsecondsPerDay / slot.microseconds)) }
+    /// `max(1, day / slot)`, kept with `slot` (read at every decision and
+    /// scan step; a division to derive).
+    private(set) var slotsPerDay: Int
     /// Decayed launch counts, flat (one array each so the daily decay is
     /// one vectorisable pass): allDays[app * slots + slot] and
     /// byWeekday[(app * 7 + weekday) * slots + slot].
     var allDays: [Double] = []
     var byWeekday: [Double] = []
-    /// Number of apps the counters hold.
+    /// Number of apps the counters (and `refreshedFor`, `plans`, `launched`) hold.
     var appsKnown = 0
+    /// Per app, a bit per time-of-day slot with a launch ever counted:
+    /// launched[app * launchedWords + s / 64], bit s % 64.
+    ///
+    /// Why: a scan for the next likely slot looked at every slot, two
+    /// divisions each, although most of an app's slots never saw a launch.
+    /// Their counters are exactly zero (only a launch adds to a counter,
+    /// and a finite decay keeps zero zero), so their launch probability is
+    /// zero: never likely when `threshold` is above zero, and a scan can
+    /// jump to the next launched slot. Only while `launchedExact`: a slot
+    /// change (the counters' layout no longer matches) or a non-finite
+    /// decay (0 · ∞ is NaN, which `min(1, _)` turns into 1) ends it for
+    /// good, and scans then look at every slot again.
+    var launched: [UInt64] = []
+    var launchedWords: Int
+    var launchedExact = true
     /// Decayed number of days observed, overall and per weekday.
     var daysSeen = 0.0
     var weekdaysSeen = [Double](repeating: 0, count: 7)
@@ -69,9 +86,6 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     /// Start of the slot each app was last refreshed for (by a finished
     /// background refresh, or a launch in that slot).
     var refreshedFor: [SimTime] = []
-    /// Start of the slot each app's refresh aimed at in the last decision
-    /// (`noSlot`: none).
-    var target: [SimTime] = []
     static var noSlot: SimTime { SimTime(microseconds: Int64.min / 4) }
     /// Background tasks seen to finish: background energy over this count
     /// (wakes, promotions and tails included) is what the budget check
@@ -81,24 +95,68 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     /// charger); left out of the battery budget. Their radio tails are not
     /// in a task report and stay counted (small: at home, mostly Wi-Fi).
     var chargerJoules = 0.0
-    /// Per app, the last scan for its next likely slot (see `firstLikelySlot`).
+    /// Per app, all that `decide` reads and writes of it (one array: one
+    /// bounds check and one load per pending refresh).
+    var plans: [Plan] = []
+
+    /// One app's entry in `plans`.
     ///
     /// Why: `decide` looks for each pending refresh's next likely slot, up to
-    /// a day of slots ahead, at every decision point, although the answer
-    /// only changes when the app's launch counts change. Entry `a` says:
-    /// among the slot starts in [lo, hi), the first whose launch probability
-    /// reaches `threshold` is `first` (nil: none). What invalidates it: a
-    /// new day (decay and days seen, all apps; see `roll`) and a change of
-    /// `threshold` or `slot`; a launch of app `a` only raises the slots of
-    /// its time of day, which `launchCounted` re-checks. Probabilities are otherwise constant, so a cached answer
-    /// is exactly what a fresh scan would give.
-    var likely: [LikelyScan?] = []
-
-    struct LikelyScan {
+    /// a day of slots ahead, at every decision point (about seven pending
+    /// requests, 160 k decisions per 40-user suite run), although the answer
+    /// only changes when the app's launch counts change. So each app keeps
+    /// the outcome of its last scan, and where the next one may start:
+    ///
+    /// - `fromFloor` is `slotFloor(refreshedFor) + slot`, so that the first
+    ///   slot a refresh may aim at is `max(slotFloor(now), fromFloor)`: the
+    ///   current slot, or the one after the slot last refreshed for if that
+    ///   is not behind (slot starts are multiples of `slot`, so this is
+    ///   `first + slot · ((refreshed − first) / slot + 1)` without a
+    ///   division per request). Updated wherever `refreshedFor` changes.
+    /// - No slot start in [`lo`, `clear`) has a launch probability reaching
+    ///   `threshold`; `clear` does if `found`. Every scan starts on a slot
+    ///   start (a multiple of `slot`), so the slot starts in the range are
+    ///   all that were looked at. `lo` is `unscanned` when nothing is known.
+    ///   What invalidates it: a new day (decay and days seen, all apps; see
+    ///   `roll`) and a change of `threshold` or `slot`; a launch of the app
+    ///   only raises the slots of its time of day, which `launchCounted`
+    ///   re-checks. Probabilities are otherwise constant, so a cached answer
+    ///   is exactly what a fresh scan would give.
+    /// - `target`: the start of the slot the app's refresh aimed at in the
+    ///   last decision (`noSlot`: none).
+    /// - `runFrom`: when the app's refresh is due (`target − leadTime`;
+    ///   `never` with no target), the answer for every `now` in [`since`,
+    ///   `until`). That range is worked out with it (`replan`) from what
+    ///   the scan showed: a target stays the first likely slot until it
+    ///   ends; no target holds while the day ahead stays within what was
+    ///   found clear. So most pending refreshes cost a range test, with no
+    ///   division, scan or write. What invalidates it (`since = unplanned`):
+    ///   whatever changes the scan or `fromFloor` (a launch of the app, its
+    ///   `refreshedFor`, a new day, `threshold`, `slot`), and `leadTime`.
+    struct Plan {
+        var since: SimTime
+        var until: SimTime
+        var runFrom: SimTime
+        var fromFloor: SimTime
         var lo: SimTime
-        var hi: SimTime
-        var first: SimTime?
+        var clear: SimTime
+        var target: SimTime
+        var found: Bool
     }
+    /// `lo` of a `Plan` with no scan: no `from` is at or after it.
+    static var unscanned: SimTime { SimTime(microseconds: .max) }
+    /// `since` of a `Plan` to be worked out again: no `now` is at or after it.
+    static var unplanned: SimTime { SimTime(microseconds: .max) }
+    /// `runFrom` with no target: never due, no wake.
+    static var never: SimTime { SimTime(microseconds: .max) }
+    /// How many slots past the day ahead a scan that finds nothing there
+    /// goes on looking: the next decisions, a slot later each, then answer
+    /// from the cache instead of scanning one new slot each.
+    static var lookaheadSlots: Int64 { 8 }
+
+    /// Each app's `target`, in app order (for tests).
+    var target: [SimTime] { plans.map(\.target) }
+
     var energyDay = 0
     var energyAtDayStart = 0.0
     /// The run list of the last decision that needed one, kept for its
@@ -118,15 +176,21 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         self.decay = decay
         self.dailyBudget = dailyBudget
         self.slot = slot
+        self.slotsPerDay = Self.slotsPerDay(slot)
+        self.launchedWords = (Self.slotsPerDay(slot) + 63) / 64
+    }
+
+    static func slotsPerDay(_ slot: SimDuration) -> Int {
+        max(1, Int(SimDuration.microsecondsPerDay / slot.microseconds))
     }
 
     /// Makes room for apps 0..<apps.
     ///
-    /// Called for every pending refresh at every decision, where there is
-    /// almost always room already: that check is inlined, the growth is not.
+    /// Called at every decision and observation, where there is almost
+    /// always room already: that check is inlined, the growth is not.
     @inline(__always)
     mutating func ensure(apps: Int) {
-        if appsKnown < apps || likely.count < apps { grow(apps: apps) }
+        if appsKnown < apps { grow(apps: apps) }
     }
 
     @inline(never)
@@ -134,11 +198,37 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         while appsKnown < apps {
             allDays.append(contentsOf: repeatElement(0, count: slotsPerDay))
             byWeekday.append(contentsOf: repeatElement(0, count: 7 * slotsPerDay))
+            launched.append(contentsOf: repeatElement(0, count: launchedWords))
             refreshedFor.append(Self.noSlot)
-            target.append(Self.noSlot)
+            plans.append(Plan(since: Self.unplanned, until: Self.noSlot, runFrom: Self.never,
+                              fromFloor: slotFloor(Self.noSlot) + slot, lo: Self.unscanned, clear: Self.noSlot,
+                              target: Self.noSlot, found: false))
             appsKnown += 1
         }
-        while likely.count < apps { likely.append(nil) }
+    }
+
+    /// Forgets every app's scan (probabilities or what counts as likely
+    /// changed), and so its plan.
+    mutating func forgetScans() {
+        for a in plans.indices {
+            plans[a].since = Self.unplanned
+            plans[a].lo = Self.unscanned
+            plans[a].clear = Self.noSlot
+            plans[a].found = false
+        }
+    }
+
+    /// Forgets every app's plan (not its scan).
+    mutating func forgetPlans() {
+        for a in plans.indices { plans[a].since = Self.unplanned }
+    }
+
+    /// `slot` changed: new slot starts, so new `fromFloor`s, and no scan holds.
+    mutating func slotChanged() {
+        slotsPerDay = Self.slotsPerDay(slot)
+        launchedExact = false
+        for a in plans.indices { plans[a].fromFloor = slotFloor(refreshedFor[a]) + slot }
+        forgetScans()
     }
 
     /// Advances the day counters (with decay) up to the day of `t`.
@@ -158,6 +248,7 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         while currentDay < t.day {
             currentDay += 1
             if currentDay > 0 {
+                if !decay.isFinite { launchedExact = false }
                 daysSeen *= decay
                 for w in 0..<7 { weekdaysSeen[w] *= decay }
                 for i in allDays.indices { allDays[i] *= decay }
@@ -165,9 +256,9 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
             }
             daysSeen += 1
             weekdaysSeen[currentDay % 7] += 1
-            // Every probability changed: forget every cached scan.
-            for a in likely.indices { likely[a] = nil }
         }
+        // Every probability changed: forget every scan.
+        forgetScans()
     }
 
     func slotIndex(_ t: SimTime) -> Int { min(slotsPerDay - 1, Int(t.timeOfDay.microseconds / slot.microseconds)) }
@@ -187,6 +278,12 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         return (overall + weekday) / 2
     }
 
+    /// Whether slots tile the day exactly (so a slot's index and weekday
+    /// can be walked along with it) from `t` on.
+    func tilesDay(from t: SimTime) -> Bool {
+        SimDuration.microsecondsPerDay % slot.microseconds == 0 && t.microseconds >= 0
+    }
+
     public mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {
         ensure(apps: context.appCount)
         roll(to: context.now)
@@ -197,18 +294,27 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
             let s = slotIndex(context.now)
             allDays[a * n + s] += 1
             byWeekday[(a * 7 + context.now.weekday) * n + s] += 1
+            if launchedExact { launched[a * launchedWords + s >> 6] |= 1 << UInt64(s & 63) }
             launchCounted(app: a, slotIndex: s)
+            plans[a].since = Self.unplanned
             // The foreground fetch refreshed the app for the current slot.
             let current = slotFloor(context.now)
-            if refreshedFor[a] < current { refreshedFor[a] = current }
+            if refreshedFor[a] < current {
+                refreshedFor[a] = current
+                plans[a].fromFloor = current + slot
+            }
         case .taskFinished(let report) where report.request.kind.refreshesContent:
             // A refresh ran (whatever its outcome: one attempt per slot): it
             // was for the slot the last decision aimed at. Recorded here, not
             // when the run was asked for, since an ask may not run.
             let a = Int(report.request.app)
             ensure(apps: a + 1)
-            let t = target[a]
-            if t != Self.noSlot && t + slot > report.start && refreshedFor[a] < t { refreshedFor[a] = t }
+            let t = plans[a].target
+            if t != Self.noSlot && t + slot > report.start && refreshedFor[a] < t {
+                refreshedFor[a] = t
+                plans[a].fromFloor = slotFloor(t) + slot
+                plans[a].since = Self.unplanned
+            }
             taskCount += 1
         case .taskFinished(let report) where report.request.requiresExternalPower:
             // Ran on the charger: its energy came from the wall, not the battery.
@@ -220,56 +326,69 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         }
     }
 
-    /// Repairs `likely[app]` after a launch in time-of-day slot `s`: only
-    /// slots with that index gained probability (the denominators did not
-    /// change), so only they can have become likely; every other slot keeps
-    /// its answer.
+    /// Repairs `plans[app]`'s scan after a launch in time-of-day slot `s`:
+    /// only slots with that index gained probability (the denominators did
+    /// not change), so only they can have become likely; every other slot
+    /// keeps its answer.
     mutating func launchCounted(app a: Int, slotIndex s: Int) {
-        guard let c = likely[a] else { return }
-        let end = c.first ?? c.hi
-        var t = c.lo
-        while t < end {
-            if slotIndex(t) == s && launchProbability(app: a, at: t) >= threshold {
-                likely[a] = LikelyScan(lo: c.lo, hi: c.hi, first: t)
-                return
+        let p = plans[a]
+        guard p.lo < p.clear else { return }
+        if tilesDay(from: p.lo) {
+            // The slot starts of index s are s slots into each day.
+            let offset = slot * Int64(s)
+            var d = p.lo.day
+            var t = SimTime(day: d, plus: offset)
+            if t < p.lo { d += 1; t = SimTime(day: d, plus: offset) }
+            while t < p.clear {
+                if launchProbability(app: a, slotIndex: s, weekday: d % 7) >= threshold {
+                    plans[a].clear = t
+                    plans[a].found = true
+                    return
+                }
+                d += 1
+                t = SimTime(day: d, plus: offset)
             }
-            t = t + slot
+        } else {
+            var t = p.lo
+            while t < p.clear {
+                if slotIndex(t) == s && launchProbability(app: a, at: t) >= threshold {
+                    plans[a].clear = t
+                    plans[a].found = true
+                    return
+                }
+                t = t + slot
+            }
         }
     }
 
-    /// The first slot start in [lo, hi) (slot-aligned bounds) where `app`'s
-    /// launch probability reaches `threshold`, or nil. Answers from
-    /// `likely[app]` when the cached range covers the question, scanning
-    /// only what it does not cover.
-    ///
-    /// The usual answer (nine calls in ten in the default suite) is a
-    /// cached likely slot still ahead: that test is inlined into `decide`;
-    /// everything else is `scanLikelySlot`.
-    @inline(__always)
-    mutating func firstLikelySlot(app a: Int, from lo: SimTime, to hi: SimTime) -> SimTime? {
-        if let c = likely[a], c.lo <= lo, let f = c.first, f >= lo {
-            // Nothing likely in [c.lo, f): f is still ahead, so it is the answer.
-            return f < hi ? f : nil
-        }
-        return scanLikelySlot(app: a, from: lo, to: hi)
-    }
-
-    /// `firstLikelySlot` past its inlined cache hit.
+    /// The first slot start in [from, to) (slot starts) where `app`'s launch
+    /// probability reaches `threshold`, or `noSlot`, past the cache hit that
+    /// `decideRefresh` tests inline: scans what `plans[app]` does not cover
+    /// and records what it saw.
     @inline(never)
-    mutating func scanLikelySlot(app a: Int, from lo: SimTime, to hi: SimTime) -> SimTime? {
-        var scanFrom = lo
-        if let c = likely[a], c.lo <= lo {
-            if let f = c.first {
-                // Nothing likely in [c.lo, f): if f is still ahead, it is the answer.
-                if f >= lo { return f < hi ? f : nil }
-            } else if c.hi >= lo {
-                // Nothing likely in [c.lo, c.hi): only [c.hi, hi) is unknown.
-                scanFrom = max(lo, c.hi)
-            }
+    mutating func scanPlan(app a: Int, from: SimTime, to: SimTime) -> SimTime {
+        let p = plans[a]
+        var lo = from, scanFrom = from
+        if p.lo <= from && from <= p.clear && !p.found {
+            // Nothing likely in [p.lo, p.clear), which ends before `to`:
+            // only the rest is unknown.
+            lo = p.lo
+            scanFrom = p.clear
         }
-        var found: SimTime? = nil
-        var t = scanFrom
-        if SimDuration.microsecondsPerDay % slot.microseconds == 0 && t >= .zero {
+        let (stop, found) = walk(app: a, from: scanFrom, to: to + slot * Self.lookaheadSlots)
+        plans[a].lo = lo
+        plans[a].clear = stop
+        plans[a].found = found
+        return found && stop < to ? stop : Self.noSlot
+    }
+
+    /// Walks the slot starts t = from, from + slot, … while t < end: the
+    /// first whose launch probability reaches `threshold` and true, or the
+    /// first slot start at or after `end` and false.
+    func walk(app a: Int, from: SimTime, to end: SimTime) -> (stop: SimTime, found: Bool) {
+        var t = from
+        var found = false
+        if tilesDay(from: t) {
             // Slots tile the day exactly: walk (slot index, weekday) along
             // with t instead of deriving both from t by division each step.
             let n = slotsPerDay
@@ -280,43 +399,66 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
                 // buffer pointers (the test above keeps every index of the
                 // walk, s < n and w < 7, in range): the same arithmetic on
                 // the same values, so the same answers.
+                //
+                // Slots never launched are jumped over (see `launched`):
+                // `next` is the first launched slot at or after s today (n:
+                // none). A jump may take t past `end`: the slots jumped over
+                // are not likely all the same.
                 let slot = slot, threshold = threshold, daysSeen = daysSeen
                 let overallBase = a * n, weekdayBase = a * 7
+                let words = launchedWords, bitBase = a * words
+                let skip = launchedExact && !(0 >= threshold) && launched.count >= bitBase + words
                 allDays.withUnsafeBufferPointer { allDays in
                     byWeekday.withUnsafeBufferPointer { byWeekday in
                         weekdaysSeen.withUnsafeBufferPointer { weekdaysSeen in
-                            var seenW = weekdaysSeen[w]
-                            while t < hi {
-                                let overall = min(1, allDays[overallBase + s] / daysSeen)
-                                var p = overall
-                                if seenW > 0 {
-                                    let weekday = min(1, byWeekday[(weekdayBase + w) * n + s] / seenW)
-                                    p = (overall + weekday) / 2
+                            launched.withUnsafeBufferPointer { launched in
+                                var seenW = weekdaysSeen[w]
+                                while t < end {
+                                    if skip {
+                                        var k = s >> 6
+                                        var bits = launched[bitBase + k] & (~0 << UInt64(s & 63))
+                                        while bits == 0 && k + 1 < words { k += 1; bits = launched[bitBase + k] }
+                                        let next = bits == 0 ? n : k << 6 + bits.trailingZeroBitCount
+                                        if next != s {
+                                            t = t + slot * Int64(next - s)
+                                            if next == n {
+                                                s = 0; w = w == 6 ? 0 : w + 1; seenW = weekdaysSeen[w]
+                                                continue
+                                            }
+                                            s = next
+                                            if t >= end { break }
+                                        }
+                                    }
+                                    let overall = min(1, allDays[overallBase + s] / daysSeen)
+                                    var p = overall
+                                    if seenW > 0 {
+                                        let weekday = min(1, byWeekday[(weekdayBase + w) * n + s] / seenW)
+                                        p = (overall + weekday) / 2
+                                    }
+                                    if p >= threshold { found = true; break }
+                                    t = t + slot
+                                    s += 1
+                                    if s == n { s = 0; w = w == 6 ? 0 : w + 1; seenW = weekdaysSeen[w] }
                                 }
-                                if p >= threshold { found = t; break }
-                                t = t + slot
-                                s += 1
-                                if s == n { s = 0; w = w == 6 ? 0 : w + 1; seenW = weekdaysSeen[w] }
                             }
                         }
                     }
                 }
             } else {
-                while t < hi {
-                    if launchProbability(app: a, slotIndex: s, weekday: w) >= threshold { found = t; break }
+                while t < end {
+                    if launchProbability(app: a, slotIndex: s, weekday: w) >= threshold { found = true; break }
                     t = t + slot
                     s += 1
                     if s == n { s = 0; w = w == 6 ? 0 : w + 1 }
                 }
             }
         } else {
-            while t < hi {
-                if launchProbability(app: a, at: t) >= threshold { found = t; break }
+            while t < end {
+                if launchProbability(app: a, at: t) >= threshold { found = true; break }
                 t = t + slot
             }
         }
-        likely[a] = LikelyScan(lo: lo, hi: max(hi, scanFrom), first: found)
-        return found
+        return (t, found)
     }
 
     /// The start of the slot containing `t`.
@@ -354,39 +496,33 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         // short) and answered as `runAllEligible` when they are all the
         // eligible ones — the same requests in the same order, without an
         // array per decision; a list only when some eligible request waits.
-        // Eligible requests are counted rather than flagged: a request runs
-        // only if eligible, so one waits exactly when fewer run than are
-        // eligible. The device-state rules are read once (`EligibilityTest`),
-        // and the wake is a plain time and a flag rather than an optional.
+        // A request runs only if eligible, so one waits exactly when fewer
+        // run than are eligible: eligible requests are counted only when
+        // some run (one decision in four), and eligibility is otherwise
+        // asked only of requests that would run. The device-state rules are
+        // read once (`EligibilityTest`), and the wake is a plain time and a
+        // flag rather than an optional.
         let eligibility = EligibilityTest(context)
         let now = context.now
         let pending = context.pending
         let useMask = pending.count <= 64
         var mask: UInt64 = 0
-        var runs = 0, eligibles = 0
+        var runs = 0
         var run: [RequestID] = []
         // (`SimTime.distantFuture` spelt out: the static costs an accessor call.)
         var wake = SimTime(microseconds: .max), hasWake = false
-        let slot = slot, leadTime = leadTime
-        // The current slot stays open until its end; a day's worth of
-        // upcoming slots from there.
-        let first = slotFloor(now)
-        let horizon = slot * Int64(slotsPerDay)
         pending.withUnsafeBufferPointer { pending in
             for i in pending.indices {
                 let r = pending[i]
-                let eligible = eligibility.allows(r)
-                if eligible { eligibles += 1 }
                 var runsNow = false
                 if r.kind == .processing {
                     // On the charger it costs the battery nothing; otherwise it
                     // is held to the budget like a refresh.
-                    runsNow = eligible
+                    runsNow = eligibility.allows(r)
                         && (r.requiresExternalPower || (!overBudget && budgetAllows(spent: spent, perTask: perTask, runs: runs + 1)))
                 } else {
-                    runsNow = decideRefresh(r, eligible: eligible, now: now, first: first, horizon: horizon, slot: slot,
-                                            leadTime: leadTime, overBudget: overBudget, spent: spent, perTask: perTask,
-                                            runs: runs, wake: &wake, hasWake: &hasWake)
+                    runsNow = decideRefresh(r, eligibility: eligibility, now: now, overBudget: overBudget, spent: spent,
+                                            perTask: perTask, runs: runs, wake: &wake, hasWake: &hasWake)
                 }
                 if runsNow {
                     runs += 1
@@ -401,6 +537,10 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         }
         if useMask {
             if runs == 0 { return PolicyDecision(wakeAt: wakeAt) }
+            var eligibles = 0
+            pending.withUnsafeBufferPointer { pending in
+                for r in pending where eligibility.allows(r) { eligibles += 1 }
+            }
             if runs == eligibles { return PolicyDecision(runAllEligible: true, wakeAt: wakeAt) }
             runList.removeAll(keepingCapacity: true)
             runList.reserveCapacity(runs)
@@ -415,40 +555,67 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     /// once one is asked; `<=` so that even the largest time counts).
     /// `runs`: the runs picked before it (the budget check counts them).
     @inline(__always)
-    mutating func decideRefresh(_ r: TaskRequest, eligible: Bool, now: SimTime, first: SimTime, horizon: SimDuration,
-                                slot: SimDuration, leadTime: SimDuration, overBudget: Bool, spent: Double, perTask: Double,
-                                runs: Int, wake: inout SimTime, hasWake: inout Bool) -> Bool {
+    mutating func decideRefresh(_ r: TaskRequest, eligibility: EligibilityTest, now: SimTime, overBudget: Bool,
+                                spent: Double, perTask: Double, runs: Int,
+                                wake: inout SimTime, hasWake: inout Bool) -> Bool {
         let a = Int(r.app)
-        ensure(apps: a + 1)
-        // Upcoming slots (a day's worth, from the current one): the first
-        // likely one not yet refreshed for decides.
-        var from = first
-        let refreshed = refreshedFor[a]
-        if refreshed >= first {
-            from = first + slot * ((refreshed - first).microseconds / slot.microseconds + 1)
-        }
-        // `target` is written only when it changes: a copy of this
-        // policy deciding ahead (coalescing) then shares the array
-        // with the original instead of copying it.
-        guard let start = firstLikelySlot(app: a, from: from, to: from + horizon) else {
-            if target[a] != Self.noSlot { target[a] = Self.noSlot }
-            return false
-        }
-        if target[a] != start { target[a] = start }
-        let runFrom = start - leadTime
+        if a >= plans.count { grow(apps: a + 1) }
+        // When the refresh is due: the app's plan, while it holds.
+        let p = plans[a]
+        let runFrom = now >= p.since && now < p.until ? p.runFrom : replan(app: a, now: now)
         if now >= runFrom {
             if overBudget || !budgetAllows(spent: spent, perTask: perTask, runs: runs + 1) { return false }
-            if eligible { return true }
+            if eligibility.allows(r) { return true }
             if now < r.earliestBegin {
                 // Due but not yet allowed: be woken when it is (a later
                 // decision would otherwise only come with another event).
                 if r.earliestBegin <= wake { wake = r.earliestBegin; hasWake = true }
             }
             // Otherwise a state change (screen, power, network) brings the next decision.
-        } else {
+        } else if runFrom != Self.never {
             let at = max(runFrom, r.earliestBegin)
             if at <= wake { wake = at; hasWake = true }
         }
         return false
+    }
+
+    /// Works out `plans[app]` for `now` (its plan did not hold): the target
+    /// (noted in `target`), when it is due, and for which `now` that holds.
+    /// Returns `runFrom`.
+    @inline(never)
+    mutating func replan(app a: Int, now: SimTime) -> SimTime {
+        // Upcoming slots (a day's worth, from the current one, which stays
+        // open until its end, or from the one after the slot last
+        // refreshed for): the first likely one decides. The usual answer
+        // comes from the app's last scan (see `Plan`).
+        let first = slotFloor(now)
+        let horizon = slot * Int64(slotsPerDay)
+        let p = plans[a]
+        let from = max(first, p.fromFloor)
+        let to = from + horizon
+        var start = Self.noSlot
+        if p.lo <= from && from <= p.clear && (p.found || p.clear >= to) {
+            if p.clear < to { start = p.clear }
+        } else {
+            start = scanPlan(app: a, from: from, to: to)
+        }
+        // For a later `now` (first′ = slotFloor(now) ≥ first, so from′ ≥
+        // from): a target stays the answer while first′ ≤ start (nothing
+        // likely in [from′, start), start < from + horizon ≤ to′); no
+        // target, while to′ = first′ + horizon stays within what the scan
+        // found clear (from′ = first′ there: fromFloor + horizon ≤ to ≤ clear).
+        let runFrom: SimTime, until: SimTime
+        if start != Self.noSlot {
+            runFrom = start - leadTime
+            until = start + slot
+        } else {
+            runFrom = Self.never
+            until = plans[a].clear - horizon + slot
+        }
+        plans[a].since = first
+        plans[a].until = until
+        plans[a].runFrom = runFrom
+        plans[a].target = start
+        return runFrom
     }
 }

@@ -129,13 +129,18 @@ final class FastPathTests: XCTestCase {
         return PolicyDecision(run: run, wakeAt: wake)
     }
 
-    /// usage-predictor's `decide` (and its scan cache) against the code it
-    /// replaced, on policies that learnt from random launches and finished
-    /// refreshes, deciding on random contexts: same decisions, same state after.
+    /// usage-predictor's `decide` (its plans, scan cache and launched-slot
+    /// skip) against the plain code it replaced (an uncached scan of every
+    /// slot), on policies that learnt from random launches and finished
+    /// refreshes, deciding on random contexts: same decisions, same state
+    /// after. Along the way: parameters change, copies decide ahead or
+    /// behind (as coalescing asks a copy) and must leave the original as it
+    /// was, and every cached claim is checked against a fresh computation.
     func testUsagePredictorMatchesReference() {
         var rng = FixtureRandom(seed: 7)
         for round in 0..<60 {
-            var p = UsagePredictorPolicy(threshold: [0, 0.15, 0.4][round % 3], dailyBudget: round % 4 == 0 ? 30 : 100,
+            var p = UsagePredictorPolicy(threshold: [0, 0.15, 0.4][round % 3], decay: [0.9, 1, 0.5, 0][round % 4],
+                                         dailyBudget: round % 4 == 0 ? 30 : 100,
                                          slot: round % 5 == 0 ? .minutes(7) : .minutes(15))
             var ref = p
             var joules = 0.0
@@ -154,13 +159,46 @@ final class FastPathTests: XCTestCase {
                                                                        energyJoules: rng.next() * 5))
                     p.observe(o, context: ctx); ref.observe(o, context: ctx)
                 }
+                if rng.next() < 0.01 {
+                    let lead = SimDuration.minutes(Int64(rng.next() * 20))
+                    p.leadTime = lead; ref.leadTime = lead
+                }
+                if rng.next() < 0.01 {
+                    let threshold = [0, 0.15, 0.4, 0.6][Int(rng.next() * 4)]
+                    p.threshold = threshold; ref.threshold = threshold
+                }
+                if rng.next() < 0.2 {
+                    // A copy deciding ahead (or behind): same answers, and the original unchanged.
+                    var copy = p, refCopy = ref
+                    var other = ctx
+                    other.now = now + .seconds((rng.next() - 0.2) * 5_000)
+                    XCTAssertEqual(copy.decide(context: other), refCopy.referenceDecide(context: other),
+                                   "copy, round \(round) step \(step)")
+                    XCTAssertEqual(copy.target, refCopy.target)
+                    if step % 4 == 1 { copy.checkCaches(now: other.now) }
+                }
                 XCTAssertEqual(p.decide(context: ctx), ref.referenceDecide(context: ctx), "round \(round) step \(step)")
                 XCTAssertEqual(p.target, ref.target)
-                XCTAssertEqual(p.likely.map { $0.map { [$0.lo, $0.hi, $0.first ?? SimTime(microseconds: -1)] } },
-                               ref.likely.map { $0.map { [$0.lo, $0.hi, $0.first ?? SimTime(microseconds: -1)] } })
+                XCTAssertEqual(p.refreshedFor, ref.refreshedFor)
+                if step % 4 == 0 { p.checkCaches(now: now) }
             }
         }
     }
+
+    /// A scan jumps over never-launched slots only when that cannot change
+    /// its answer: with a threshold of zero every slot is likely, launched
+    /// or not.
+    func testUsagePredictorZeroThresholdSeesUnlaunchedSlots() {
+        var p = UsagePredictorPolicy(threshold: 0)
+        let ctx = PolicyContext(now: SimTime(day: 2, plus: .hours(9)), device: DeviceState(), appCount: 1)
+        p.observe(.launch(app: 0), context: PolicyContext(now: SimTime(day: 1, plus: .hours(20)), device: DeviceState(), appCount: 1))
+        var withRefresh = ctx
+        withRefresh.pending = [refresh(earliestBegin: .zero)]
+        var ref = p
+        XCTAssertEqual(p.decide(context: withRefresh), ref.referenceDecide(context: withRefresh))
+        XCTAssertEqual(p.target, [SimTime(day: 2, plus: .hours(9))], "the current slot, never launched, is likely at threshold 0")
+    }
+
     /// The oracle with its search cursors against the searches, on random
     /// futures, with time mostly moving forward but sometimes jumping back
     /// (a copy deciding ahead, then the original) and the future swapped.
@@ -198,38 +236,26 @@ final class FastPathTests: XCTestCase {
 
 /// The code the fast paths replaced, kept here as their specification.
 extension UsagePredictorPolicy {
-    mutating func referenceFirstLikelySlot(app a: Int, from lo: SimTime, to hi: SimTime) -> SimTime? {
-        var scanFrom = lo
-        if let c = likely[a], c.lo <= lo {
-            if let f = c.first {
-                // Nothing likely in [c.lo, f): if f is still ahead, it is the answer.
-                if f >= lo { return f < hi ? f : nil }
-            } else if c.hi >= lo {
-                // Nothing likely in [c.lo, c.hi): only [c.hi, hi) is unknown.
-                scanFrom = max(lo, c.hi)
-            }
+    /// The first slot start in [lo, hi) whose launch probability reaches
+    /// `threshold`: every slot looked at, nothing cached.
+    func referenceFirstLikelySlot(app a: Int, from lo: SimTime, to hi: SimTime) -> SimTime? {
+        var t = lo
+        while t < hi {
+            if launchProbability(app: a, at: t) >= threshold { return t }
+            t = t + slot
         }
-        var found: SimTime? = nil
-        var t = scanFrom
-        if SimDuration.microsecondsPerDay % slot.microseconds == 0 && t >= .zero {
-            // Slots tile the day exactly: walk (slot index, weekday) along
-            // with t instead of deriving both from t by division each step.
-            let n = slotsPerDay
-            var s = slotIndex(t), w = t.weekday
-            while t < hi {
-                if launchProbability(app: a, slotIndex: s, weekday: w) >= threshold { found = t; break }
-                t = t + slot
-                s += 1
-                if s == n { s = 0; w = w == 6 ? 0 : w + 1 }
-            }
-        } else {
-            while t < hi {
-                if launchProbability(app: a, at: t) >= threshold { found = t; break }
-                t = t + slot
-            }
+        return nil
+    }
+
+    /// The slot a refresh of `app` aims at when deciding at `now` (nil: none).
+    func referenceStart(app a: Int, now: SimTime) -> SimTime? {
+        // The current slot stays open until its end.
+        let first = slotFloor(now)
+        var from = first
+        if refreshedFor[a] >= first {
+            from = first + slot * ((refreshedFor[a] - first).microseconds / slot.microseconds + 1)
         }
-        likely[a] = LikelyScan(lo: lo, hi: max(hi, scanFrom), first: found)
-        return found
+        return referenceFirstLikelySlot(app: a, from: from, to: from + slot * Int64(slotsPerDay))
     }
 
     mutating func referenceDecide(context: PolicyContext) -> PolicyDecision {
@@ -244,10 +270,6 @@ extension UsagePredictorPolicy {
         let spent = batteryJoules - energyAtDayStart
         let overBudget = spent >= dailyBudget
         let perTask = taskCount > 0 ? batteryJoules / Double(taskCount) : 0
-        // The requests that run are marked in a bit mask (pending lists are
-        // short) and answered as `runAllEligible` when they are all the
-        // eligible ones — the same requests in the same order, without an
-        // array per decision; a list only when some eligible request waits.
         let pending = context.pending
         let useMask = pending.count <= 64
         var mask: UInt64 = 0
@@ -255,9 +277,6 @@ extension UsagePredictorPolicy {
         var holdsEligible = false
         var run: [RequestID] = []
         var wake: SimTime? = nil
-        let horizonSlots = slotsPerDay
-        // The current slot stays open until its end.
-        let first = slotFloor(context.now)
         for (i, r) in pending.enumerated() {
             var runsNow = false
             defer {
@@ -277,20 +296,11 @@ extension UsagePredictorPolicy {
             }
             let a = Int(r.app)
             ensure(apps: a + 1)
-            // Upcoming slots (a day's worth, from the current one): the first
-            // likely one not yet refreshed for decides.
-            var from = first
-            if refreshedFor[a] >= first {
-                from = first + slot * ((refreshedFor[a] - first).microseconds / slot.microseconds + 1)
-            }
-            // `target` is written only when it changes: a copy of this
-            // policy deciding ahead (coalescing) then shares the array
-            // with the original instead of copying it.
-            guard let start = referenceFirstLikelySlot(app: a, from: from, to: from + slot * Int64(horizonSlots)) else {
-                if target[a] != Self.noSlot { target[a] = Self.noSlot }
+            guard let start = referenceStart(app: a, now: context.now) else {
+                plans[a].target = Self.noSlot
                 continue
             }
-            if target[a] != start { target[a] = start }
+            plans[a].target = start
             let runFrom = start - leadTime
             if context.now >= runFrom {
                 if overBudget || !budgetAllows(spent: spent, perTask: perTask, runs: runs + 1) { continue }
@@ -320,6 +330,45 @@ extension UsagePredictorPolicy {
             for (i, r) in pending.enumerated() where mask & (1 << UInt64(i)) != 0 { run.append(r.id) }
         }
         return PolicyDecision(run: run, wakeAt: wake)
+    }
+
+    /// Checks every cached claim against a fresh computation: each app's
+    /// scan (nothing likely in [lo, clear), clear likely if found), its
+    /// plan (the due time it holds for every `now` in [since, until),
+    /// tried at both ends and at `now`), `fromFloor`, and the launched-slot
+    /// bits (a slot with a launch counted has its bit).
+    func checkCaches(now: SimTime, file: StaticString = #filePath, line: UInt = #line) {
+        for a in plans.indices {
+            let p = plans[a]
+            XCTAssertEqual(p.fromFloor, slotFloor(refreshedFor[a]) + slot, "fromFloor of app \(a)", file: file, line: line)
+            if p.lo != Self.unscanned {
+                var t = p.lo
+                while t < p.clear {
+                    XCTAssertFalse(launchProbability(app: a, at: t) >= threshold, "app \(a): \(t) likely", file: file, line: line)
+                    t = t + slot
+                }
+                if p.found {
+                    XCTAssertTrue(launchProbability(app: a, at: p.clear) >= threshold, "app \(a): found not likely",
+                                  file: file, line: line)
+                }
+            }
+            if p.since != Self.unplanned {
+                for at in [p.since, now, p.until - SimDuration(microseconds: 1)] where at >= p.since && at < p.until {
+                    let start = referenceStart(app: a, now: at)
+                    XCTAssertEqual(p.runFrom, start.map { $0 - leadTime } ?? Self.never, "app \(a) plan at \(at)",
+                                   file: file, line: line)
+                }
+            }
+        }
+        if launchedExact {
+            let n = slotsPerDay
+            for a in 0..<appsKnown {
+                for s in 0..<n where allDays[a * n + s] != 0 || (0..<7).contains(where: { byWeekday[(a * 7 + $0) * n + s] != 0 }) {
+                    XCTAssertTrue(launched[a * launchedWords + s / 64] & (1 << UInt64(s % 64)) != 0, "app \(a) slot \(s) bit",
+                                  file: file, line: line)
+                }
+            }
+        }
     }
 }
 
