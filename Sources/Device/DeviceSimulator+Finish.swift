@@ -9,6 +9,7 @@ extension DeviceSimulator {
         advanceBattery(to: now)
         if let s = lowPowerSince { metrics.lowPowerModeHours += (now - s).seconds / 3600 }
 
+        metrics.wakesByHour = appState.wakesByHour
         let m = metrics
         metrics.days = trace.horizon.seconds / 86_400
         let launches = Double(m.launches)

@@ -77,7 +77,7 @@ extension DeviceSimulator {
         if running == nil && !runQueue.isEmpty {
             // One wake for the batch: the app(s) are launched or resumed once.
             metrics.backgroundWakes += 1
-            metrics.wakesByHour[Int(now.timeOfDay.microseconds / SimDuration.microsecondsPerHour)] += 1
+            appState[wakesIn: Int(now.timeOfDay.microseconds / SimDuration.microsecondsPerHour)] += 1
             metrics.energy.wake += config.energy.wakeJoules
             if Sink.isEnabled {
                 var e = DeviceEvent(kind: .wake, time: now, device: state)

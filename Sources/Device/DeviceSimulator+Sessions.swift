@@ -44,16 +44,16 @@ extension DeviceSimulator {
     /// fetch, then the foreground fetch itself (rule 7).
     mutating func recordLaunch(app: Int) {
         let updates = trace.contentUpdates[app]
-        let c = updateCursor[app]
+        let c = appState[app].updateCursor
         let stale = c < updates.count && updates[c] <= now
         let age = stale ? (now - updates[c]).seconds : 0
-        let since = (now - lastFetch[app]).seconds
+        let since = (now - appState[app].lastFetch).seconds
         metrics.launches += 1
         if !stale { metrics.freshLaunches += 1 }
         ageSum += age
         ages.append(age)
         sinceRefreshSum += since
-        unconsumedRefresh[app] = false
+        appState[app].unconsumedRefresh = false
         if Sink.isEnabled {
             var e = DeviceEvent(kind: .launch, time: now, device: state)
             e.app = Int32(app); e.fresh = !stale; e.ageSeconds = age; e.sinceRefreshSeconds = since
@@ -66,11 +66,11 @@ extension DeviceSimulator {
     /// Returns whether anything new came in.
     mutating func fetchContent(app: Int, at t: SimTime) -> Bool {
         let updates = trace.contentUpdates[app]
-        var c = updateCursor[app]
+        var c = appState[app].updateCursor
         let start = c
         while c < updates.count && updates[c] <= t { c += 1 }
-        updateCursor[app] = c
-        if t > lastFetch[app] { lastFetch[app] = t }
+        appState[app].updateCursor = c
+        if t > appState[app].lastFetch { appState[app].lastFetch = t }
         return c > start
     }
 
@@ -83,7 +83,7 @@ extension DeviceSimulator {
                    power: false, network: models[a].refresh.usesNetwork)
         }
         if let interval = models[a].processingInterval {
-            let due = lastProcessingDone[a].map { now - $0 >= interval } ?? true
+            let due = appState[a].lastProcessingDone.map { now - $0 >= interval } ?? true
             if due {
                 submit(app: app, identifier: processingIdentifier, earliestBegin: now,
                        power: models[a].processingRequiresExternalPower, network: models[a].processingRequiresNetwork)

@@ -26,8 +26,8 @@ extension DeviceSimulator {
         // copying the whole `AppModel` (~200 bytes) was a `memcpy` per start.
         let work = request.kind == .processing ? models[app].processing : models[app].refresh
         let slot = app * 3 + Int(request.kind.rawValue)
-        let n = runCount[slot]
-        runCount[slot] += 1
+        let n = appState[runsOf: slot]
+        appState[runsOf: slot] = n + 1
         metrics.tasksRun += 1
         delayMicros &+= (now - request.earliestBegin).microseconds
 
@@ -59,7 +59,7 @@ extension DeviceSimulator {
         metrics.energy.promotion += ledger.promotion
         metrics.energy.active += ledger.active
         var cpu = work.cpuSeconds
-        if request.kind == .processing { cpu = max(0, cpu - processingProgress[app]) }
+        if request.kind == .processing { cpu = max(0, cpu - appState[app].processingProgress) }
         // `SimDuration.seconds(cpu)`, rounded without libm (`roundToInt64`).
         let natural = fails ? dataEnd : dataEnd + SimDuration(microseconds: roundToInt64(cpu * 1_000_000))
         let budget = request.kind == .processing ? processingBudget : refreshBudget
@@ -97,12 +97,12 @@ extension DeviceSimulator {
             if request.kind.refreshesContent {
                 let got = fetchContent(app: app, at: task.dataEnd)
                 newData = got
-                if !got || unconsumedRefresh[app] { metrics.wastedRefreshes += 1 }
-                if got { unconsumedRefresh[app] = true }
+                if !got || appState[app].unconsumedRefresh { metrics.wastedRefreshes += 1 }
+                if got { appState[app].unconsumedRefresh = true }
                 fetchResult = (got || !models[app].reportsHonestly) ? .newData : .noData
             } else {
-                processingProgress[app] = 0
-                lastProcessingDone[app] = now
+                appState[app].processingProgress = 0
+                appState[app].lastProcessingDone = now
             }
         case .failed:
             metrics.tasksFailed += 1
@@ -111,7 +111,7 @@ extension DeviceSimulator {
         case .expired:
             metrics.tasksExpired += 1
             metrics.wastedEnergyJoules += task.ledger.total
-            if request.kind == .processing && models[app].checkpointsOnExpiration { processingProgress[app] += cpuRan }
+            if request.kind == .processing && models[app].checkpointsOnExpiration { appState[app].processingProgress += cpuRan }
             if request.kind.refreshesContent { fetchResult = models[app].reportsHonestly ? .failed : .newData }
         }
         if Sink.isEnabled {
@@ -123,7 +123,7 @@ extension DeviceSimulator {
             sink.record(e)
         }
         if request.kind == .appRefresh && !models[app].resubmitsAtStart {
-            resubmit(request, run: runCount[app * 3] - 1)
+            resubmit(request, run: appState[runsOf: app * 3] - 1)
         }
         // The app retries a failed refresh soon (replacing the request its
         // handler submitted): `AppModel.retryDelayAfterFailure`.

@@ -137,12 +137,11 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     var running: RunningTask? = nil
     var taskEnd: SimTime = .farFuture
 
-    // Content and per-app bookkeeping.
-    var updateCursor: [Int]
-    var lastFetch: [SimTime]
-    var unconsumedRefresh: [Bool]
-    var runCount: [UInt64]
-    var processingProgress: [Double]
+    /// Per-app bookkeeping (content cursor, last fetch, processing
+    /// progress, …), run counts per task slot and wakes by hour (see
+    /// `AppStateTable`: not Swift arrays, whose every write checked
+    /// uniqueness).
+    var appState: AppStateTable
     /// Per task slot (app·3 + kind), `random.prefix(purpose, slot)` for the
     /// failure draw (at 2·slot) and the server-latency draw (at 2·slot + 1).
     /// Why: two of a draw's three mixing rounds depend only on the purpose
@@ -158,7 +157,6 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     /// Server latencies already drawn for this device (see `TaskDrawMemo`);
     /// handed in by the caller and back out with `memo` after the run.
     public internal(set) var memo: TaskDrawMemo
-    var lastProcessingDone: [SimTime?]
 
     // Metric accumulators.
     var metrics = UserMetrics()
@@ -219,11 +217,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         percentPerJoule = 100 / capacityJoules
         chargingWatts = trace.chargingWatts ?? configuration.chargingWatts
         networkSegments = Self.tile(trace.network, horizon: trace.horizon)
-        updateCursor = Array(repeating: 0, count: n)
-        lastFetch = Array(repeating: .zero, count: n)
-        unconsumedRefresh = Array(repeating: false, count: n)
-        runCount = Array(repeating: 0, count: n * 3)
-        processingProgress = Array(repeating: 0, count: n)
+        appState = AppStateTable(appCount: n)
         var prefixes: [UInt64] = []
         prefixes.reserveCapacity(n * 6)
         for slot in 0..<UInt64(n * 3) {
@@ -252,7 +246,6 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         var memo = memo
         memo.prepare(key: randomKey, signatures: signatures)
         self.memo = memo
-        lastProcessingDone = Array(repeating: nil, count: n)
         ages.reserveCapacity(trace.sessions.count)
         // A boxed policy answers for the type inside the box.
         let needsFuture = (policy as? AnyPolicy)?.needsFuture ?? Policy.needsFutureKnowledge
@@ -296,6 +289,8 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     /// Runs the whole horizon and returns the user's metrics.
     public mutating func run() -> UserMetrics {
         let horizon = trace.horizon
+        // A copy of this simulator shares the table (a class): run on its own.
+        if !isKnownUniquelyReferenced(&appState) { appState = appState.copy() }
         if Sink.isEnabled { logUpdates() }
         // Time 0: the initial state, then legacy fetch arming and a first decision.
         applyNetwork(networkSegments.first?.network ?? .offline, notify: false)
