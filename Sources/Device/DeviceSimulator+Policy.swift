@@ -54,6 +54,8 @@ extension DeviceSimulator {
     mutating func consultPolicy() {
         // Nothing is decided at or after the end of the run.
         guard now < horizon else { return }
+        // Whether the first task queued below is the first of the queue.
+        let queueWasEmpty = runQueue.isEmpty
         refreshContext()
         let decision = policy.decide(context: ctx)
         if let w = decision.wakeAt, w > now { policyWake = w } else { policyWake = .farFuture }
@@ -84,7 +86,8 @@ extension DeviceSimulator {
                 e.energy.wake = config.energy.wakeJoules
                 sink.record(e)
             }
-            startNextTask()
+            // Its rules were checked just above, at this time and state.
+            startNextTask(firstChecked: queueWasEmpty)
         }
     }
 
