@@ -51,13 +51,21 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     /// End of the run (`trace.horizon`).
     let horizon: SimTime
 
-    // Exogenous cursors.
-    var sessionIndex = 0
-    var inSession = false
-    var chargingIndex = 0
-    var inCharging = false
+    // Exogenous cursors. When one moves, its stream's next boundary is
+    // recomputed (`exogenousCursorsMoved`): the loop used to recompute all
+    // three at every event, and they move at about one event in four.
+    var sessionIndex = 0 { didSet { exogenousCursorsMoved() } }
+    var inSession = false { didSet { exogenousCursorsMoved() } }
+    var chargingIndex = 0 { didSet { exogenousCursorsMoved() } }
+    var inCharging = false { didSet { exogenousCursorsMoved() } }
     let networkSegments: [DeviceTrace.Network]
-    var networkIndex = 0
+    var networkIndex = 0 { didSet { exogenousCursorsMoved() } }
+    /// The next session boundary, network change and charging boundary
+    /// (`.farFuture`: none), and the earliest of the three.
+    var nextSessionBoundary: SimTime = .farFuture
+    var nextNetworkChange: SimTime = .farFuture
+    var nextChargingBoundary: SimTime = .farFuture
+    var nextExogenous: SimTime = .farFuture
 
     // Device state.
     /// The current time. Stored in the policy's context (`ctx.now`), like
@@ -268,6 +276,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         // The pending requests live in the context (see `pending`).
         scheduler.swapPending(with: &ctx.pending)
         screenOrChargerChanged()
+        exogenousCursorsMoved()
     }
 
     /// Fills gaps in the network intervals with offline so the segments tile [0, horizon).
@@ -303,10 +312,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         settleBackgroundEnergy()
 
         while true {
-            let tSession = nextSessionBoundary
-            let tNetwork = networkIndex + 1 < networkSegments.count ? networkSegments[networkIndex + 1].start : .farFuture
-            let tCharging = nextChargingBoundary
-            let tOthers = min(taskEnd, tNetwork, tCharging, tSession, policyWake)
+            let tOthers = min(taskEnd, nextExogenous, policyWake)
             let tBattery = pendingCrossings == 0 ? batteryAlarm(unlessAfter: tOthers) : now
             var t = min(tOthers, tBattery)
             if t >= horizon { t = horizon }
@@ -319,13 +325,17 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
             if metrics.events > eventLimit { hitEventLimit = true; break }
             if taskEnd == t {
                 finishRunningTask(interrupted: false)
-            } else if tNetwork == t {
-                networkIndex += 1
-                applyNetwork(networkSegments[networkIndex].network, notify: true)
-            } else if tCharging == t {
-                chargingBoundary()
-            } else if tSession == t {
-                if inSession { endSession() } else { startSession() }
+            } else if nextExogenous == t {
+                if nextNetworkChange == t {
+                    networkIndex += 1
+                    applyNetwork(networkSegments[networkIndex].network, notify: true)
+                } else if nextChargingBoundary == t {
+                    chargingBoundary()
+                } else if inSession {
+                    endSession()
+                } else {
+                    startSession()
+                }
             } else {
                 // `advanceBattery` above may have rescheduled the alarm:
                 // resolve here to compare the current value.
@@ -343,16 +353,23 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         return metrics
     }
 
-    var nextSessionBoundary: SimTime {
-        guard sessionIndex < trace.sessions.count else { return .farFuture }
-        let s = trace.sessions[sessionIndex]
-        return inSession ? s.end : s.start
-    }
-
-    var nextChargingBoundary: SimTime {
-        guard chargingIndex < trace.charging.count else { return .farFuture }
-        let c = trace.charging[chargingIndex]
-        return inCharging ? c.end : c.start
+    /// Recomputes the next boundary of each exogenous stream from its cursor.
+    mutating func exogenousCursorsMoved() {
+        if sessionIndex < trace.sessions.count {
+            let s = trace.sessions[sessionIndex]
+            nextSessionBoundary = inSession ? s.end : s.start
+        } else {
+            nextSessionBoundary = .farFuture
+        }
+        nextNetworkChange = networkIndex + 1 < networkSegments.count
+            ? networkSegments[networkIndex + 1].start : .farFuture
+        if chargingIndex < trace.charging.count {
+            let c = trace.charging[chargingIndex]
+            nextChargingBoundary = inCharging ? c.end : c.start
+        } else {
+            nextChargingBoundary = .farFuture
+        }
+        nextExogenous = min(nextNetworkChange, nextChargingBoundary, nextSessionBoundary)
     }
 }
 
