@@ -84,6 +84,21 @@ extension DeviceSimulator {
         if spent != 0 { scheduleBatteryAlarm() }
     }
 
+    /// `advanceBattery(to:)` inside the loop, where the background energy
+    /// was taken off at the end of the previous step (`settleBackgroundEnergy`)
+    /// and none was charged since: only the drain moves the level. The
+    /// same level as `advanceBattery` (whose `spent` is then +0, and
+    /// `x - 0` is `x`), without summing the energy ledger again.
+    @inline(__always)
+    mutating func drainBattery(to t: SimTime) {
+        #if BGBENCH_INVARIANTS
+        precondition(metrics.energy.total == energyOnBattery, "background energy not settled")
+        #endif
+        let dt = Double(t.microseconds - now.microseconds) * 1e-6
+        now = t
+        setBatteryLevel(state.batteryPercent + batteryWatts * dt * percentPerJoule)
+    }
+
     /// Takes the background energy charged during this event off the
     /// battery now (at the time it was charged), instead of at the next
     /// event: a chunk that takes the level across 20 % or 10 % crosses it

@@ -319,7 +319,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
             #if BGBENCH_INVARIANTS
             precondition(t >= now, "simulated time went backwards: \(now) -> \(t)")
             #endif
-            advanceBattery(to: t)   // also moves `now` to `t`
+            drainBattery(to: t)   // also moves `now` to `t`
             if t >= horizon { break }
             metrics.events += 1
             if metrics.events > eventLimit { hitEventLimit = true; break }
@@ -337,8 +337,8 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
                     startSession()
                 }
             } else {
-                // `advanceBattery` above may have rescheduled the alarm:
-                // resolve here to compare the current value.
+                // The alarm may have been left unresolved above (later
+                // than the other events): resolve it to compare.
                 resolveBatteryAlarm()
                 if pendingCrossings != 0 || batteryAlarm == t {
                     batteryThresholdReached()
