@@ -52,14 +52,15 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     let horizon: SimTime
 
     // Exogenous cursors. When one moves, its stream's next boundary is
-    // recomputed (`exogenousCursorsMoved`): the loop used to recompute all
-    // three at every event, and they move at about one event in four.
-    var sessionIndex = 0 { didSet { exogenousCursorsMoved() } }
-    var inSession = false { didSet { exogenousCursorsMoved() } }
-    var chargingIndex = 0 { didSet { exogenousCursorsMoved() } }
-    var inCharging = false { didSet { exogenousCursorsMoved() } }
+    // recomputed (`sessionCursorMoved` and friends): the loop used to
+    // recompute all three at every event, and they move at about one event
+    // in four.
+    var sessionIndex = 0 { didSet { sessionCursorMoved() } }
+    var inSession = false { didSet { sessionCursorMoved() } }
+    var chargingIndex = 0 { didSet { chargingCursorMoved() } }
+    var inCharging = false { didSet { chargingCursorMoved() } }
     let networkSegments: [DeviceTrace.Network]
-    var networkIndex = 0 { didSet { exogenousCursorsMoved() } }
+    var networkIndex = 0 { didSet { networkCursorMoved() } }
     /// The next session boundary, network change and charging boundary
     /// (`.farFuture`: none), and the earliest of the three.
     var nextSessionBoundary: SimTime = .farFuture
@@ -276,7 +277,9 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         // The pending requests live in the context (see `pending`).
         scheduler.swapPending(with: &ctx.pending)
         screenOrChargerChanged()
-        exogenousCursorsMoved()
+        sessionCursorMoved()
+        networkCursorMoved()
+        chargingCursorMoved()
     }
 
     /// Fills gaps in the network intervals with offline so the segments tile [0, horizon).
@@ -353,16 +356,24 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         return metrics
     }
 
-    /// Recomputes the next boundary of each exogenous stream from its cursor.
-    mutating func exogenousCursorsMoved() {
+    // The next boundary of one exogenous stream, recomputed from its cursor.
+    mutating func sessionCursorMoved() {
         if sessionIndex < trace.sessions.count {
             let s = trace.sessions[sessionIndex]
             nextSessionBoundary = inSession ? s.end : s.start
         } else {
             nextSessionBoundary = .farFuture
         }
+        nextExogenous = min(nextNetworkChange, nextChargingBoundary, nextSessionBoundary)
+    }
+
+    mutating func networkCursorMoved() {
         nextNetworkChange = networkIndex + 1 < networkSegments.count
             ? networkSegments[networkIndex + 1].start : .farFuture
+        nextExogenous = min(nextNetworkChange, nextChargingBoundary, nextSessionBoundary)
+    }
+
+    mutating func chargingCursorMoved() {
         if chargingIndex < trace.charging.count {
             let c = trace.charging[chargingIndex]
             nextChargingBoundary = inCharging ? c.end : c.start
