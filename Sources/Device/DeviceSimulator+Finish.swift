@@ -3,7 +3,7 @@ import SimCore
 // End of the run: settle what is owed and turn accumulators into metrics.
 extension DeviceSimulator {
     mutating func finish() {
-        if running != nil { censorRunningTask() }
+        if isRunning { censorRunningTask() }
         radio.finish()
         syncRadioTail()
         advanceBattery(to: now)
@@ -36,8 +36,9 @@ extension DeviceSimulator {
     /// the horizon counts (its unfinished transfer is cut there), none of
     /// it as wasted. The policy is not told and nothing else starts.
     mutating func censorRunningTask() {
-        guard var task = running else { return }
-        running = nil
+        guard isRunning else { return }
+        isRunning = false
+        var task = runningTask
         taskEnd = .farFuture
         metrics.tasksCensored += 1
         if now < task.dataEnd {

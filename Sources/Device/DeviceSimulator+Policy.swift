@@ -76,7 +76,7 @@ extension DeviceSimulator {
                 }
             }
         }
-        if running == nil && !runQueue.isEmpty {
+        if !isRunning && !runQueue.isEmpty {
             // One wake for the batch: the app(s) are launched or resumed once.
             metrics.backgroundWakes += 1
             appState[wakesIn: Int(now.timeOfDay.microseconds / SimDuration.microsecondsPerHour)] += 1

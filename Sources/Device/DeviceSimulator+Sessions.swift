@@ -10,7 +10,7 @@ extension DeviceSimulator {
         state.foregroundApp = s.app
         scheduleBatteryAlarm()
         // Rule 3: processing is expired the moment the user uses the device.
-        if let r = running, r.request.kind == .processing { finishRunningTask(interrupted: true) }
+        if isRunning && runningTask.request.kind == .processing { finishRunningTask(interrupted: true) }
         if state.network.isOnline {
             radio.foreground(from: s.start, to: s.end)
             syncRadioTail()

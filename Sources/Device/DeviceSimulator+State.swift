@@ -40,7 +40,7 @@ extension DeviceSimulator {
         state.isCharging = on
         screenOrChargerChanged()
         // Unplugged: a processing task that needs external power is expired.
-        if !on, let r = running, r.request.requiresExternalPower { finishRunningTask(interrupted: true) }
+        if !on && isRunning && runningTask.request.requiresExternalPower { finishRunningTask(interrupted: true) }
         if on && state.isLowPowerMode && state.batteryPercent >= 80 { setLowPower(false) }
         scheduleBatteryAlarm()
         if notify {

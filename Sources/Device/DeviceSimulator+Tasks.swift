@@ -10,7 +10,7 @@ extension DeviceSimulator {
     mutating func startNextTask(firstChecked: Bool = false) {
         var checked = firstChecked
         // Nothing starts at or after the end of the run.
-        while running == nil, !runQueue.isEmpty, now < horizon {
+        while !isRunning, !runQueue.isEmpty, now < horizon {
             // Most batches are one task: `removeLast` then moves nothing
             // (`removeFirst` called `memmove` even for an empty rest).
             let request = runQueue.count == 1 ? runQueue.removeLast() : runQueue.removeFirst()
@@ -23,7 +23,7 @@ extension DeviceSimulator {
             checked = false
             start(request)
         }
-        if running == nil { taskEnd = .farFuture }
+        if !isRunning { taskEnd = .farFuture }
     }
 
     mutating func start(_ request: TaskRequest) {
@@ -70,16 +70,18 @@ extension DeviceSimulator {
         let natural = fails ? dataEnd : dataEnd + SimDuration(microseconds: roundToInt64(cpu * 1_000_000))
         let budget = request.kind == .processing ? processingBudget : refreshBudget
         let deadline = now + budget
-        running = RunningTask(request: request, start: now, dataEnd: dataEnd, naturalEnd: natural,
-                              cpuSeconds: cpu, fails: fails, ledger: ledger)
+        runningTask = RunningTask(request: request, start: now, dataEnd: dataEnd, naturalEnd: natural,
+                                  cpuSeconds: cpu, fails: fails, ledger: ledger)
+        isRunning = true
         taskEnd = min(natural, deadline)
     }
 
     /// Ends the running task at `now`: naturally, at its budget, or cut
     /// short by an interruption (session start, unplugged).
     mutating func finishRunningTask(interrupted: Bool) {
-        guard var task = running else { return }
-        running = nil
+        guard isRunning else { return }
+        isRunning = false
+        var task = runningTask
         taskEnd = .farFuture
         let request = task.request
         let app = Int(request.app)
@@ -142,7 +144,7 @@ extension DeviceSimulator {
                                 fetchResult: fetchResult, energyJoules: task.ledger.total)
         policyObserve(.taskFinished(report))
         startNextTask()
-        if running == nil { consultPolicy() }
+        if !isRunning { consultPolicy() }
     }
 
     /// This run's server latency: the median `serverLatency` times
