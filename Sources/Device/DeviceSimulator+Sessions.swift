@@ -17,8 +17,8 @@ extension DeviceSimulator {
         }
         recordLaunch(app: Int(s.app))
         if Sink.isEnabled { logState("screen_on") }
-        policyObserve(.stateChanged(.screenOn))
-        policyObserve(.launch(app: s.app))
+        policyObserve(.stateChanged, .stateChanged(.screenOn))
+        policyObserve(.launch, .launch(app: s.app))
         // A decision point at session start, only for policies that read
         // launches or ask for it (most decisions would not change here).
         if decidesAtSessionStart { consultPolicy() }
@@ -34,8 +34,8 @@ extension DeviceSimulator {
         lastSessionEnd = now
         scheduleBatteryAlarm()
         if Sink.isEnabled { logState("screen_off") }
-        policyObserve(.stateChanged(.screenOff))
-        policyObserve(.sessionEnded(app: s.app))
+        policyObserve(.stateChanged, .stateChanged(.screenOff))
+        policyObserve(.sessionEnded, .sessionEnded(app: s.app))
         appEntersBackground(app: s.app)
         consultPolicy()
     }
@@ -105,7 +105,7 @@ extension DeviceSimulator {
                 e.earliestBegin = r.earliestBegin
                 sink.record(e)
             }
-            policyObserve(.submitted(r))
+            policyObserve(.submitted, .submitted(r))
         case .failure(let error):
             metrics.submissionsRejected += 1
             if Sink.isEnabled {

@@ -9,7 +9,7 @@ extension DeviceSimulator {
         state.network = network
         if notify {
             if Sink.isEnabled { logState("network") }
-            policyObserve(.stateChanged(.networkChanged))
+            policyObserve(.stateChanged, .stateChanged(.networkChanged))
             consultPolicy()
         }
     }
@@ -45,7 +45,7 @@ extension DeviceSimulator {
         scheduleBatteryAlarm()
         if notify {
             if Sink.isEnabled { logState(on ? "charging_started" : "charging_stopped") }
-            policyObserve(.stateChanged(on ? .chargingStarted : .chargingStopped))
+            policyObserve(.stateChanged, .stateChanged(on ? .chargingStarted : .chargingStopped))
             consultPolicy()
         }
     }
@@ -252,7 +252,7 @@ extension DeviceSimulator {
         }
         if crossed & BatteryCrossing.down20 != 0 {
             if Sink.isEnabled { logState("battery_20") }
-            policyObserve(.stateChanged(.batteryLow))
+            policyObserve(.stateChanged, .stateChanged(.batteryLow))
             if !state.isLowPowerMode && trace.acceptsLowPower(day: now.day, threshold: 0) { setLowPower(true) }
         }
         if crossed & BatteryCrossing.down10 != 0 {
@@ -261,7 +261,7 @@ extension DeviceSimulator {
         }
         if crossed & BatteryCrossing.up20 != 0 {
             if Sink.isEnabled { logState("battery_20") }
-            policyObserve(.stateChanged(.batteryOK))
+            policyObserve(.stateChanged, .stateChanged(.batteryOK))
         }
         if crossed & BatteryCrossing.up80 != 0 {
             if Sink.isEnabled { logState("battery_80") }
@@ -279,7 +279,7 @@ extension DeviceSimulator {
             lowPowerSince = nil
         }
         if Sink.isEnabled { logState(on ? "low_power_on" : "low_power_off") }
-        policyObserve(.stateChanged(on ? .lowPowerModeOn : .lowPowerModeOff))
+        policyObserve(.stateChanged, .stateChanged(on ? .lowPowerModeOn : .lowPowerModeOff))
     }
 }
 

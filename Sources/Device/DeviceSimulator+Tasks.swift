@@ -142,7 +142,7 @@ extension DeviceSimulator {
         if request.kind == .legacyFetch { armLegacyFetch(app: request.app, after: now) }
         let report = TaskReport(request: request, start: task.start, end: now, outcome: outcome,
                                 fetchResult: fetchResult, energyJoules: task.ledger.total)
-        policyObserve(.taskFinished(report))
+        policyObserve(.taskFinished, .taskFinished(report))
         startNextTask()
         if !isRunning { consultPolicy() }
     }
