@@ -63,8 +63,12 @@ extension DeviceSimulator {
     mutating func consultPolicy() {
         // Nothing is decided at or after the end of the run.
         guard now < horizon else { return }
-        // Whether the first task queued below is the first of the queue.
-        let queueWasEmpty = runQueue.isEmpty
+        // Nothing runs or waits: the first request let through below starts
+        // at the end of this call (`first`) without passing through
+        // `runQueue`, whose append and pop (two uniqueness checks, two
+        // copies) came at nearly every wake. The rest queue behind it.
+        let startsNow = !isRunning && runQueue.isEmpty
+        var first: TaskRequest? = nil
         refreshContext()
         let decision = policy.decide(context: ctx)
         if let w = decision.wakeAt, w > now { policyWake = w } else { policyWake = .farFuture }
@@ -73,30 +77,39 @@ extension DeviceSimulator {
             if let reason = OSRules.refusal(for: pending[i], at: now, state: state) {
                 refuse(id, reason); continue
             }
-            runQueue.append(pending.remove(at: i))
+            let request = pending.remove(at: i)
+            if startsNow && first == nil { first = request } else { runQueue.append(request) }
         }
         if decision.runAllEligible {
             var i = 0
             while i < pending.count {
                 if OSRules.refusal(for: pending[i], at: now, state: state) == nil {
-                    runQueue.append(pending.remove(at: i))
+                    let request = pending.remove(at: i)
+                    if startsNow && first == nil { first = request } else { runQueue.append(request) }
                 } else {
                     i += 1
                 }
             }
         }
-        if !isRunning && !runQueue.isEmpty {
-            // One wake for the batch: the app(s) are launched or resumed once.
-            metrics.backgroundWakes += 1
-            appState[wakesIn: Int(now.timeOfDay.microseconds / SimDuration.microsecondsPerHour)] += 1
-            metrics.energy.wake += config.energy.wakeJoules
-            if Sink.isEnabled {
-                var e = DeviceEvent(kind: .wake, time: now, device: state)
-                e.energy.wake = config.energy.wakeJoules
-                sink.record(e)
-            }
-            // Its rules were checked just above, at this time and state.
-            startNextTask(firstChecked: queueWasEmpty)
+        if let request = first {
+            countWake()
+            start(request)   // its rules were checked just above, at this time and state
+        } else if !isRunning && !runQueue.isEmpty {
+            countWake()
+            startNextTask()
+        }
+    }
+
+    /// One wake for the batch: the app(s) are launched or resumed once.
+    @inline(__always)
+    mutating func countWake() {
+        metrics.backgroundWakes += 1
+        appState[wakesIn: Int(now.timeOfDay.microseconds / SimDuration.microsecondsPerHour)] += 1
+        metrics.energy.wake += config.energy.wakeJoules
+        if Sink.isEnabled {
+            var e = DeviceEvent(kind: .wake, time: now, device: state)
+            e.energy.wake = config.energy.wakeJoules
+            sink.record(e)
         }
     }
 

@@ -4,11 +4,8 @@ import SimCore
 // Running background tasks: one at a time, in the order the policy gave.
 extension DeviceSimulator {
     /// Starts the next queued task (re-checking the rules: state may have
-    /// changed since it was queued). `firstChecked`: the first queued task
-    /// was checked at this same time and state (by `consultPolicy`, which
-    /// just queued it): its check is not repeated.
-    mutating func startNextTask(firstChecked: Bool = false) {
-        var checked = firstChecked
+    /// changed since it was queued).
+    mutating func startNextTask() {
         // Nothing starts at or after the end of the run.
         while !isRunning, !runQueue.isEmpty, now < horizon {
             // Most batches are one task: `removeLast` then moves nothing
@@ -16,11 +13,10 @@ extension DeviceSimulator {
             let request = runQueue.count == 1 ? runQueue.removeLast() : runQueue.removeFirst()
             // The state changed while it waited behind another task (e.g. a
             // session started): not the policy's fault, it goes back to pending.
-            if !checked && OSRules.refusal(for: request, at: now, state: state) != nil {
+            if OSRules.refusal(for: request, at: now, state: state) != nil {
                 withScheduler { $0.restore(request) }
                 continue
             }
-            checked = false
             start(request)
         }
         if !isRunning { taskEnd = .farFuture }
