@@ -63,7 +63,10 @@ extension DeviceSimulator {
     }
 
     /// The app's copy now includes every update published up to `t`.
-    /// Returns whether anything new came in.
+    /// Returns whether anything new came in. Inlined into its two callers
+    /// (a task's success, a launch's foreground fetch): short, and called at
+    /// most task ends.
+    @inline(__always)
     mutating func fetchContent(app: Int, at t: SimTime) -> Bool {
         let updates = trace.contentUpdates[app]
         var c = appState[app].updateCursor
