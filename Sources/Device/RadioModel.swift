@@ -182,6 +182,9 @@ public struct RadioModel: Sendable {
     /// As `backgroundTransfer(at:bytesUp:bytesDown:latency:)`, with the
     /// transfer's shape on the current network computed beforehand
     /// (`shape(bytesUp:bytesDown:on:)` of `parameters.radio(network)`).
+    /// Inlined: the simulator calls it at every task start with a network,
+    /// and the call spilled the task's figures around it.
+    @inline(__always)
     public mutating func backgroundTransfer(at t: SimTime, shape: TransferShape,
                                             latency: SimDuration) -> (end: SimTime, ledger: EnergyLedger) {
         precondition(network.isOnline, "background transfer while offline")
