@@ -169,6 +169,8 @@ extension DeviceSimulator {
     }
 
     /// The handler resubmits its refresh request, unless it forgets (rule 6).
+    /// Inlined: it runs at nearly every task start, and is short.
+    @inline(__always)
     mutating func resubmit(_ request: TaskRequest, run n: UInt64) {
         let a = Int(request.app)
         let p = models[a].forgetProbability
