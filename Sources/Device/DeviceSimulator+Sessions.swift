@@ -94,6 +94,8 @@ extension DeviceSimulator {
         }
     }
 
+    /// Inlined: it runs once or twice per task, mostly from `start`.
+    @inline(__always)
     mutating func submit(app: Int32, identifier: Int32, earliestBegin: SimTime, power: Bool, network: Bool) {
         let now = self.now
         let result = withScheduler {
