@@ -42,6 +42,7 @@ extension DeviceSimulator {
 
     /// Content age and freshness at a launch, measured before the foreground
     /// fetch, then the foreground fetch itself (rule 7).
+    @inline(__always)   // one caller, `startSession`
     mutating func recordLaunch(app: Int) {
         let updates = trace.contentUpdates[app]
         let c = appState[app].updateCursor
@@ -79,6 +80,7 @@ extension DeviceSimulator {
 
     /// The app goes to the background: it submits its refresh request (rule 6)
     /// and, if due, its processing request.
+    @inline(__always)   // one caller, `endSession`
     mutating func appEntersBackground(app: Int32) {
         let a = Int(app)   // fields read through `models[a]`: no copy of the whole model
         if !models[a].usesLegacyFetch {
