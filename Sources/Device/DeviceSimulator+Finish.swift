@@ -3,12 +3,13 @@ import SimCore
 // End of the run: settle what is owed and turn accumulators into metrics.
 extension DeviceSimulator {
     mutating func finish() {
-        if running != nil { censorRunningTask() }
+        if isRunning { censorRunningTask() }
         radio.finish()
         syncRadioTail()
         advanceBattery(to: now)
         if let s = lowPowerSince { metrics.lowPowerModeHours += (now - s).seconds / 3600 }
 
+        metrics.wakesByHour = appState.wakesByHour
         let m = metrics
         metrics.days = trace.horizon.seconds / 86_400
         let launches = Double(m.launches)
@@ -35,8 +36,9 @@ extension DeviceSimulator {
     /// the horizon counts (its unfinished transfer is cut there), none of
     /// it as wasted. The policy is not told and nothing else starts.
     mutating func censorRunningTask() {
-        guard var task = running else { return }
-        running = nil
+        guard isRunning else { return }
+        isRunning = false
+        var task = runningTask
         taskEnd = .farFuture
         metrics.tasksCensored += 1
         if now < task.dataEnd {

@@ -10,15 +10,15 @@ extension DeviceSimulator {
         state.foregroundApp = s.app
         scheduleBatteryAlarm()
         // Rule 3: processing is expired the moment the user uses the device.
-        if let r = running, r.request.kind == .processing { finishRunningTask(interrupted: true) }
+        if isRunning && runningTask.request.kind == .processing { finishRunningTask(interrupted: true) }
         if state.network.isOnline {
             radio.foreground(from: s.start, to: s.end)
             syncRadioTail()
         }
         recordLaunch(app: Int(s.app))
         if Sink.isEnabled { logState("screen_on") }
-        policyObserve(.stateChanged(.screenOn))
-        policyObserve(.launch(app: s.app))
+        policyObserve(.stateChanged, .stateChanged(.screenOn))
+        policyObserve(.launch, .launch(app: s.app))
         // A decision point at session start, only for policies that read
         // launches or ask for it (most decisions would not change here).
         if decidesAtSessionStart { consultPolicy() }
@@ -34,26 +34,27 @@ extension DeviceSimulator {
         lastSessionEnd = now
         scheduleBatteryAlarm()
         if Sink.isEnabled { logState("screen_off") }
-        policyObserve(.stateChanged(.screenOff))
-        policyObserve(.sessionEnded(app: s.app))
+        policyObserve(.stateChanged, .stateChanged(.screenOff))
+        policyObserve(.sessionEnded, .sessionEnded(app: s.app))
         appEntersBackground(app: s.app)
         consultPolicy()
     }
 
     /// Content age and freshness at a launch, measured before the foreground
     /// fetch, then the foreground fetch itself (rule 7).
+    @inline(__always)   // one caller, `startSession`
     mutating func recordLaunch(app: Int) {
         let updates = trace.contentUpdates[app]
-        let c = updateCursor[app]
+        let c = appState[app].updateCursor
         let stale = c < updates.count && updates[c] <= now
         let age = stale ? (now - updates[c]).seconds : 0
-        let since = (now - lastFetch[app]).seconds
+        let since = (now - appState[app].lastFetch).seconds
         metrics.launches += 1
         if !stale { metrics.freshLaunches += 1 }
         ageSum += age
         ages.append(age)
         sinceRefreshSum += since
-        unconsumedRefresh[app] = false
+        appState[app].unconsumedRefresh = false
         if Sink.isEnabled {
             var e = DeviceEvent(kind: .launch, time: now, device: state)
             e.app = Int32(app); e.fresh = !stale; e.ageSeconds = age; e.sinceRefreshSeconds = since
@@ -63,19 +64,23 @@ extension DeviceSimulator {
     }
 
     /// The app's copy now includes every update published up to `t`.
-    /// Returns whether anything new came in.
+    /// Returns whether anything new came in. Inlined into its two callers
+    /// (a task's success, a launch's foreground fetch): short, and called at
+    /// most task ends.
+    @inline(__always)
     mutating func fetchContent(app: Int, at t: SimTime) -> Bool {
         let updates = trace.contentUpdates[app]
-        var c = updateCursor[app]
+        var c = appState[app].updateCursor
         let start = c
         while c < updates.count && updates[c] <= t { c += 1 }
-        updateCursor[app] = c
-        if t > lastFetch[app] { lastFetch[app] = t }
+        appState[app].updateCursor = c
+        if t > appState[app].lastFetch { appState[app].lastFetch = t }
         return c > start
     }
 
     /// The app goes to the background: it submits its refresh request (rule 6)
     /// and, if due, its processing request.
+    @inline(__always)   // one caller, `endSession`
     mutating func appEntersBackground(app: Int32) {
         let a = Int(app)   // fields read through `models[a]`: no copy of the whole model
         if !models[a].usesLegacyFetch {
@@ -83,7 +88,7 @@ extension DeviceSimulator {
                    power: false, network: models[a].refresh.usesNetwork)
         }
         if let interval = models[a].processingInterval {
-            let due = lastProcessingDone[a].map { now - $0 >= interval } ?? true
+            let due = appState[a].lastProcessingDone.map { now - $0 >= interval } ?? true
             if due {
                 submit(app: app, identifier: processingIdentifier, earliestBegin: now,
                        power: models[a].processingRequiresExternalPower, network: models[a].processingRequiresNetwork)
@@ -91,6 +96,8 @@ extension DeviceSimulator {
         }
     }
 
+    /// Inlined: it runs once or twice per task, mostly from `start`.
+    @inline(__always)
     mutating func submit(app: Int32, identifier: Int32, earliestBegin: SimTime, power: Bool, network: Bool) {
         let now = self.now
         let result = withScheduler {
@@ -105,7 +112,7 @@ extension DeviceSimulator {
                 e.earliestBegin = r.earliestBegin
                 sink.record(e)
             }
-            policyObserve(.submitted(r))
+            policyObserve(.submitted, .submitted(r))
         case .failure(let error):
             metrics.submissionsRejected += 1
             if Sink.isEnabled {

@@ -4,11 +4,15 @@ import SimCore
 // Running background tasks: one at a time, in the order the policy gave.
 extension DeviceSimulator {
     /// Starts the next queued task (re-checking the rules: state may have
-    /// changed since it was queued).
+    /// changed since it was queued). Inlined: called at every task end,
+    /// where the queue is nearly always empty.
+    @inline(__always)
     mutating func startNextTask() {
         // Nothing starts at or after the end of the run.
-        while running == nil, !runQueue.isEmpty, now < horizon {
-            let request = runQueue.removeFirst()
+        while !isRunning, !runQueue.isEmpty, now < horizon {
+            // Most batches are one task: `removeLast` then moves nothing
+            // (`removeFirst` called `memmove` even for an empty rest).
+            let request = runQueue.count == 1 ? runQueue.removeLast() : runQueue.removeFirst()
             // The state changed while it waited behind another task (e.g. a
             // session started): not the policy's fault, it goes back to pending.
             if OSRules.refusal(for: request, at: now, state: state) != nil {
@@ -17,7 +21,7 @@ extension DeviceSimulator {
             }
             start(request)
         }
-        if running == nil { taskEnd = .farFuture }
+        if !isRunning { taskEnd = .farFuture }
     }
 
     mutating func start(_ request: TaskRequest) {
@@ -26,8 +30,8 @@ extension DeviceSimulator {
         // copying the whole `AppModel` (~200 bytes) was a `memcpy` per start.
         let work = request.kind == .processing ? models[app].processing : models[app].refresh
         let slot = app * 3 + Int(request.kind.rawValue)
-        let n = runCount[slot]
-        runCount[slot] += 1
+        let n = appState[runsOf: slot]
+        appState[runsOf: slot] = n + 1
         metrics.tasksRun += 1
         delayMicros &+= (now - request.earliestBegin).microseconds
 
@@ -59,21 +63,23 @@ extension DeviceSimulator {
         metrics.energy.promotion += ledger.promotion
         metrics.energy.active += ledger.active
         var cpu = work.cpuSeconds
-        if request.kind == .processing { cpu = max(0, cpu - processingProgress[app]) }
+        if request.kind == .processing { cpu = max(0, cpu - appState[app].processingProgress) }
         // `SimDuration.seconds(cpu)`, rounded without libm (`roundToInt64`).
         let natural = fails ? dataEnd : dataEnd + SimDuration(microseconds: roundToInt64(cpu * 1_000_000))
         let budget = request.kind == .processing ? processingBudget : refreshBudget
         let deadline = now + budget
-        running = RunningTask(request: request, start: now, dataEnd: dataEnd, naturalEnd: natural,
-                              cpuSeconds: cpu, fails: fails, ledger: ledger)
+        runningTask = RunningTask(request: request, start: now, dataEnd: dataEnd, naturalEnd: natural,
+                                  cpuSeconds: cpu, fails: fails, ledger: ledger)
+        isRunning = true
         taskEnd = min(natural, deadline)
     }
 
     /// Ends the running task at `now`: naturally, at its budget, or cut
     /// short by an interruption (session start, unplugged).
     mutating func finishRunningTask(interrupted: Bool) {
-        guard var task = running else { return }
-        running = nil
+        guard isRunning else { return }
+        isRunning = false
+        var task = runningTask
         taskEnd = .farFuture
         let request = task.request
         let app = Int(request.app)
@@ -97,12 +103,12 @@ extension DeviceSimulator {
             if request.kind.refreshesContent {
                 let got = fetchContent(app: app, at: task.dataEnd)
                 newData = got
-                if !got || unconsumedRefresh[app] { metrics.wastedRefreshes += 1 }
-                if got { unconsumedRefresh[app] = true }
+                if !got || appState[app].unconsumedRefresh { metrics.wastedRefreshes += 1 }
+                if got { appState[app].unconsumedRefresh = true }
                 fetchResult = (got || !models[app].reportsHonestly) ? .newData : .noData
             } else {
-                processingProgress[app] = 0
-                lastProcessingDone[app] = now
+                appState[app].processingProgress = 0
+                appState[app].lastProcessingDone = now
             }
         case .failed:
             metrics.tasksFailed += 1
@@ -111,7 +117,7 @@ extension DeviceSimulator {
         case .expired:
             metrics.tasksExpired += 1
             metrics.wastedEnergyJoules += task.ledger.total
-            if request.kind == .processing && models[app].checkpointsOnExpiration { processingProgress[app] += cpuRan }
+            if request.kind == .processing && models[app].checkpointsOnExpiration { appState[app].processingProgress += cpuRan }
             if request.kind.refreshesContent { fetchResult = models[app].reportsHonestly ? .failed : .newData }
         }
         if Sink.isEnabled {
@@ -123,7 +129,7 @@ extension DeviceSimulator {
             sink.record(e)
         }
         if request.kind == .appRefresh && !models[app].resubmitsAtStart {
-            resubmit(request, run: runCount[app * 3] - 1)
+            resubmit(request, run: appState[runsOf: app * 3] - 1)
         }
         // The app retries a failed refresh soon (replacing the request its
         // handler submitted): `AppModel.retryDelayAfterFailure`.
@@ -134,9 +140,9 @@ extension DeviceSimulator {
         if request.kind == .legacyFetch { armLegacyFetch(app: request.app, after: now) }
         let report = TaskReport(request: request, start: task.start, end: now, outcome: outcome,
                                 fetchResult: fetchResult, energyJoules: task.ledger.total)
-        policyObserve(.taskFinished(report))
+        policyObserve(.taskFinished, .taskFinished(report))
         startNextTask()
-        if running == nil { consultPolicy() }
+        if !isRunning { consultPolicy() }
     }
 
     /// This run's server latency: the median `serverLatency` times
@@ -165,6 +171,8 @@ extension DeviceSimulator {
     }
 
     /// The handler resubmits its refresh request, unless it forgets (rule 6).
+    /// Inlined: it runs at nearly every task start, and is short.
+    @inline(__always)
     mutating func resubmit(_ request: TaskRequest, run n: UInt64) {
         let a = Int(request.app)
         let p = models[a].forgetProbability

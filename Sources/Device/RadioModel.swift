@@ -127,7 +127,9 @@ public struct RadioModel: Sendable {
 
     /// Charges the background's share of the tail between the last active
     /// period and `t` (capped at one full tail). Returns the joules charged.
-    @discardableResult
+    /// Inlined: called at nearly every transfer, where the call spilled and
+    /// reloaded the transfer's figures around it.
+    @discardableResult @inline(__always)
     private mutating func settleTail(until t: Int64) -> Double {
         // Never connected on this network yet: nothing owed.
         guard network.isOnline, activeUntil != Self.never else { return 0 }
@@ -180,6 +182,9 @@ public struct RadioModel: Sendable {
     /// As `backgroundTransfer(at:bytesUp:bytesDown:latency:)`, with the
     /// transfer's shape on the current network computed beforehand
     /// (`shape(bytesUp:bytesDown:on:)` of `parameters.radio(network)`).
+    /// Inlined: the simulator calls it at every task start with a network,
+    /// and the call spilled the task's figures around it.
+    @inline(__always)
     public mutating func backgroundTransfer(at t: SimTime, shape: TransferShape,
                                             latency: SimDuration) -> (end: SimTime, ledger: EnergyLedger) {
         precondition(network.isOnline, "background transfer while offline")
