@@ -168,6 +168,10 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     /// model and the radio, so they are computed once per run instead of at
     /// every task start. (Offline entries are never read.)
     let transferShapes: [RadioModel.TransferShape]
+    /// Per task slot (app·3 + kind), the slot's work model: the app's
+    /// `processing` work for a processing task, its `refresh` work
+    /// otherwise. Read in place by `start` (see there).
+    let slotWork: [WorkModel]
     /// Server latencies already drawn for this device (see `TaskDrawMemo`);
     /// handed in by the caller and back out with `memo` after the run.
     public internal(set) var memo: TaskDrawMemo
@@ -260,11 +264,15 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
             }
         }
         transferShapes = shapes
-        var signatures: [TaskDrawMemo.Signature] = []
+        var works: [WorkModel] = []
+        works.reserveCapacity(n * 3)
         for slot in 0..<(n * 3) {
             let m = models[slot / 3]
-            let work = slot % 3 == Int(TaskKind.processing.rawValue) ? m.processing : m.refresh
-            signatures.append(.init(medianMicros: work.serverLatency.microseconds, sigma: work.serverLatencySigma))
+            works.append(slot % 3 == Int(TaskKind.processing.rawValue) ? m.processing : m.refresh)
+        }
+        slotWork = works
+        let signatures = works.map {
+            TaskDrawMemo.Signature(medianMicros: $0.serverLatency.microseconds, sigma: $0.serverLatencySigma)
         }
         var memo = memo
         memo.prepare(key: randomKey, signatures: signatures)
