@@ -80,29 +80,31 @@ extension DeviceSimulator {
     mutating func finishRunningTask(interrupted: Bool) {
         guard isRunning else { return }
         isRunning = false
-        var task = runningTask
+        // The task's fields are read (and its ledger completed) in place in
+        // `runningTask`, not in a copy of its ~100 bytes. It is not
+        // replaced before `startNextTask` at the end.
         taskEnd = .farFuture
-        let request = task.request
+        let request = runningTask.request
         let app = Int(request.app)
-        let expired = interrupted || now < task.naturalEnd
-        if now < task.dataEnd {
+        let expired = interrupted || now < runningTask.naturalEnd
+        if now < runningTask.dataEnd {
             let refund = radio.cutLastTransfer(at: now)
             metrics.energy.active += refund.active
-            task.ledger.active += refund.active
+            runningTask.ledger.active += refund.active
         }
-        let cpuRan = max(0, min(task.cpuSeconds, (now - task.dataEnd).seconds))
-        let cpuJ = (task.fails && !expired) ? 0 : cpuRan * config.energy.cpuWatts
+        let cpuRan = max(0, min(runningTask.cpuSeconds, (now - runningTask.dataEnd).seconds))
+        let cpuJ = (runningTask.fails && !expired) ? 0 : cpuRan * config.energy.cpuWatts
         metrics.energy.cpu += cpuJ
-        task.ledger.cpu = cpuJ
+        runningTask.ledger.cpu = cpuJ
 
-        let outcome: TaskOutcome = expired ? .expired : (task.fails ? .failed : .success)
+        let outcome: TaskOutcome = expired ? .expired : (runningTask.fails ? .failed : .success)
         var fetchResult: FetchResult? = nil
         var newData: Bool? = nil
         switch outcome {
         case .success:
             metrics.tasksSucceeded += 1
             if request.kind.refreshesContent {
-                let got = fetchContent(app: app, at: task.dataEnd)
+                let got = fetchContent(app: app, at: runningTask.dataEnd)
                 newData = got
                 if !got || appState[app].unconsumedRefresh { metrics.wastedRefreshes += 1 }
                 if got { appState[app].unconsumedRefresh = true }
@@ -113,11 +115,11 @@ extension DeviceSimulator {
             }
         case .failed:
             metrics.tasksFailed += 1
-            metrics.wastedEnergyJoules += task.ledger.total
+            metrics.wastedEnergyJoules += runningTask.ledger.total
             if request.kind.refreshesContent { fetchResult = models[app].reportsHonestly ? .failed : .newData }
         case .expired:
             metrics.tasksExpired += 1
-            metrics.wastedEnergyJoules += task.ledger.total
+            metrics.wastedEnergyJoules += runningTask.ledger.total
             if request.kind == .processing && models[app].checkpointsOnExpiration { appState[app].processingProgress += cpuRan }
             if request.kind.refreshesContent { fetchResult = models[app].reportsHonestly ? .failed : .newData }
         }
@@ -125,8 +127,8 @@ extension DeviceSimulator {
             var e = DeviceEvent(kind: .task, time: now, device: state)
             e.app = request.app; e.taskKind = request.kind; e.requestID = request.id
             e.requestedAt = request.submittedAt; e.earliestBegin = request.earliestBegin
-            e.start = task.start; e.end = now; e.outcome = outcome; e.newData = newData
-            e.energy = task.ledger
+            e.start = runningTask.start; e.end = now; e.outcome = outcome; e.newData = newData
+            e.energy = runningTask.ledger
             sink.record(e)
         }
         if request.kind == .appRefresh && !models[app].resubmitsAtStart {
@@ -139,8 +141,8 @@ extension DeviceSimulator {
                    power: false, network: models[app].refresh.usesNetwork)
         }
         if request.kind == .legacyFetch { armLegacyFetch(app: request.app, after: now) }
-        let report = TaskReport(request: request, start: task.start, end: now, outcome: outcome,
-                                fetchResult: fetchResult, energyJoules: task.ledger.total)
+        let report = TaskReport(request: request, start: runningTask.start, end: now, outcome: outcome,
+                                fetchResult: fetchResult, energyJoules: runningTask.ledger.total)
         policyObserve(.taskFinished, .taskFinished(report))
         startNextTask()
         if !isRunning { consultPolicy() }
