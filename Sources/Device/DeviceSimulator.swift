@@ -185,11 +185,13 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     var delayMicros: Int64 = 0
     var tailLogged = 0.0
 
+    /// A battery alarm not yet computed: the level `level` at `anchor`
+    /// moves at `watts` (never 0) towards `target` (see `scheduleBatteryAlarm`).
     struct AlarmInputs {
         var anchor: SimTime
         var level: Double
         var watts: Double
-        var lowPower: Bool
+        var target: Double
     }
 
     struct RunningTask {
