@@ -33,7 +33,7 @@ extension DeviceSimulator {
         // (a branch, two bounds checks, and the copy spilled to the stack).
         let n = appState[runsOf: slot]
         appState[runsOf: slot] = n + 1
-        metrics.tasksRun += 1
+        metrics.tasksRun &+= 1   // `&+=`: per-task counts cannot overflow; no test per task
         delayMicros &+= (now - request.earliestBegin).microseconds
 
         // Chain scheduling: the handler resubmits first thing (or forgets).
@@ -102,11 +102,11 @@ extension DeviceSimulator {
         var newData: Bool? = nil
         switch outcome {
         case .success:
-            metrics.tasksSucceeded += 1
+            metrics.tasksSucceeded &+= 1
             if request.kind.refreshesContent {
                 let got = fetchContent(app: app, at: runningTask.dataEnd)
                 newData = got
-                if !got || appState[app].unconsumedRefresh { metrics.wastedRefreshes += 1 }
+                if !got || appState[app].unconsumedRefresh { metrics.wastedRefreshes &+= 1 }
                 if got { appState[app].unconsumedRefresh = true }
                 fetchResult = (got || !models[app].reportsHonestly) ? .newData : .noData
             } else {
