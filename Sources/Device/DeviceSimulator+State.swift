@@ -94,7 +94,8 @@ extension DeviceSimulator {
         #if BGBENCH_INVARIANTS
         precondition(metrics.energy.total == energyOnBattery, "background energy not settled")
         #endif
-        let dt = Double(t.microseconds - now.microseconds) * 1e-6
+        // `&-`: both times lie in [0, horizon] (no overflow test per event).
+        let dt = Double(t.microseconds &- now.microseconds) * 1e-6
         now = t
         setBatteryLevel(state.batteryPercent + batteryWatts * dt * percentPerJoule)
     }
@@ -192,7 +193,8 @@ extension DeviceSimulator {
         if let i = alarmInputs {
             if bound > i.anchor {
                 let lhs = (i.target - i.level).magnitude * capacityJoules * 1e4
-                let rhs = Double(bound.microseconds - i.anchor.microseconds) * i.watts.magnitude
+                // `&-`: `bound` > `anchor` ≥ 0, so no overflow even for `.farFuture`.
+                let rhs = Double(bound.microseconds &- i.anchor.microseconds) * i.watts.magnitude
                 if lhs > rhs * (1 + 1e-9) { return .farFuture }
             }
             resolveBatteryAlarm()

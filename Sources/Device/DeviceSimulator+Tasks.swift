@@ -26,13 +26,14 @@ extension DeviceSimulator {
 
     mutating func start(_ request: TaskRequest) {
         let app = Int(request.app)
-        let slot = app * 3 + Int(request.kind.rawValue)
+        // Index arithmetic on small values: wrapping operators, no overflow tests.
+        let slot = app &* 3 &+ Int(request.kind.rawValue)
         // The slot's work model is read field by field in place
         // (`slotWork[slot]`), not copied: a copy picked between the app
         // model's `processing` and `refresh` cost ~40 instructions per start
         // (a branch, two bounds checks, and the copy spilled to the stack).
         let n = appState[runsOf: slot]
-        appState[runsOf: slot] = n + 1
+        appState[runsOf: slot] = n &+ 1
         metrics.tasksRun &+= 1   // `&+=`: per-task counts cannot overflow; no test per task
         delayMicros &+= (now - request.earliestBegin).microseconds
 
@@ -42,11 +43,11 @@ extension DeviceSimulator {
         var ledger = EnergyLedger()
         var dataEnd = now
         // `random.uniform(RandomPurpose.taskFailure.rawValue, UInt64(slot), n)`.
-        var fails = DeviceRandom.uniform(prefix: taskDrawPrefixes[2 * slot], n)
+        var fails = DeviceRandom.uniform(prefix: taskDrawPrefixes[2 &* slot], n)
             < slotWork[slot].failureProbability(on: state.network)
         if slotWork[slot].usesNetwork {
             if state.network.isOnline {
-                let t = radio.backgroundTransfer(at: now, shape: transferShapes[slot * 3 + Int(state.network.rawValue)],
+                let t = radio.backgroundTransfer(at: now, shape: transferShapes[slot &* 3 &+ Int(state.network.rawValue)],
                                                  latency: serverLatency(slot: slot, run: n))
                 dataEnd = t.end
                 ledger = t.ledger
@@ -167,7 +168,7 @@ extension DeviceSimulator {
     func drawServerLatency(_ work: WorkModel, slot: Int, run n: UInt64) -> SimDuration {
         let sigma = work.serverLatencySigma
         // `random.uniform(RandomPurpose.serverLatency.rawValue, UInt64(slot), n)`.
-        let u = DeviceRandom.uniform(prefix: taskDrawPrefixes[2 * slot + 1], n)
+        let u = DeviceRandom.uniform(prefix: taskDrawPrefixes[2 &* slot &+ 1], n)
         let z = standardNormalQuantile(u)
         let micros = min(Double(work.serverLatency.microseconds) * Foundation.exp(sigma * z), 8.64e10)
         return SimDuration(microseconds: Int64(micros + 0.5))   // ≥ 0: rounds half up without libm
