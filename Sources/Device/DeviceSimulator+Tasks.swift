@@ -35,7 +35,9 @@ extension DeviceSimulator {
         let n = appState[runsOf: slot]
         appState[runsOf: slot] = n &+ 1
         metrics.tasksRun &+= 1   // `&+=`: per-task counts cannot overflow; no test per task
-        delayMicros &+= (now - request.earliestBegin).microseconds
+        // Times and budgets below are far from Int64's range: wrapping
+        // operators on their microseconds, no overflow tests per task.
+        delayMicros &+= now.microseconds &- request.earliestBegin.microseconds
 
         // Chain scheduling: the handler resubmits first thing (or forgets).
         if request.kind == .appRefresh && models[app].resubmitsAtStart { resubmit(request, run: n) }
@@ -67,9 +69,9 @@ extension DeviceSimulator {
         var cpu = slotWork[slot].cpuSeconds
         if request.kind == .processing { cpu = max(0, cpu - appState[app].processingProgress) }
         // `SimDuration.seconds(cpu)`, rounded without libm (`roundToInt64`).
-        let natural = fails ? dataEnd : dataEnd + SimDuration(microseconds: roundToInt64(cpu * 1_000_000))
+        let natural = fails ? dataEnd : SimTime(microseconds: dataEnd.microseconds &+ roundToInt64(cpu * 1_000_000))
         let budget = request.kind == .processing ? processingBudget : refreshBudget
-        let deadline = now + budget
+        let deadline = SimTime(microseconds: now.microseconds &+ budget.microseconds)
         runningTask = RunningTask(request: request, start: now, dataEnd: dataEnd, naturalEnd: natural,
                                   cpuSeconds: cpu, fails: fails, ledger: ledger)
         isRunning = true
@@ -93,7 +95,8 @@ extension DeviceSimulator {
             metrics.energy.active += refund.active
             runningTask.ledger.active += refund.active
         }
-        let cpuRan = max(0, min(runningTask.cpuSeconds, (now - runningTask.dataEnd).seconds))
+        // `(now - dataEnd).seconds`, without the overflow test.
+        let cpuRan = max(0, min(runningTask.cpuSeconds, Double(now.microseconds &- runningTask.dataEnd.microseconds) / 1_000_000))
         let cpuJ = (runningTask.fails && !expired) ? 0 : cpuRan * config.energy.cpuWatts
         metrics.energy.cpu += cpuJ
         runningTask.ledger.cpu = cpuJ
@@ -133,7 +136,7 @@ extension DeviceSimulator {
             sink.record(e)
         }
         if request.kind == .appRefresh && !models[app].resubmitsAtStart {
-            resubmit(request, run: appState[runsOf: app * 3] - 1)
+            resubmit(request, run: appState[runsOf: app &* 3] &- 1)
         }
         // The app retries a failed refresh soon (replacing the request its
         // handler submitted): `AppModel.retryDelayAfterFailure`.
