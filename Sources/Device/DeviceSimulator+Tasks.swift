@@ -26,14 +26,18 @@ extension DeviceSimulator {
 
     mutating func start(_ request: TaskRequest) {
         let app = Int(request.app)
-        // Fields read through `models[app]`, not a copy of the app's model:
-        // copying the whole `AppModel` (~200 bytes) was a `memcpy` per start.
-        let work = request.kind == .processing ? models[app].processing : models[app].refresh
-        let slot = app * 3 + Int(request.kind.rawValue)
+        // Index arithmetic on small values: wrapping operators, no overflow tests.
+        let slot = app &* 3 &+ Int(request.kind.rawValue)
+        // The slot's work model is read field by field in place
+        // (`slotWork[slot]`), not copied: a copy picked between the app
+        // model's `processing` and `refresh` cost ~40 instructions per start
+        // (a branch, two bounds checks, and the copy spilled to the stack).
         let n = appState[runsOf: slot]
-        appState[runsOf: slot] = n + 1
-        metrics.tasksRun += 1
-        delayMicros &+= (now - request.earliestBegin).microseconds
+        appState[runsOf: slot] = n &+ 1
+        metrics.tasksRun &+= 1   // `&+=`: per-task counts cannot overflow; no test per task
+        // Times and budgets below are far from Int64's range: wrapping
+        // operators on their microseconds, no overflow tests per task.
+        delayMicros &+= now.microseconds &- request.earliestBegin.microseconds
 
         // Chain scheduling: the handler resubmits first thing (or forgets).
         if request.kind == .appRefresh && models[app].resubmitsAtStart { resubmit(request, run: n) }
@@ -41,12 +45,12 @@ extension DeviceSimulator {
         var ledger = EnergyLedger()
         var dataEnd = now
         // `random.uniform(RandomPurpose.taskFailure.rawValue, UInt64(slot), n)`.
-        var fails = DeviceRandom.uniform(prefix: taskDrawPrefixes[2 * slot], n)
-            < work.failureProbability(on: state.network)
-        if work.usesNetwork {
+        var fails = DeviceRandom.uniform(prefix: taskDrawPrefixes[2 &* slot], n)
+            < slotWork[slot].failureProbability(on: state.network)
+        if slotWork[slot].usesNetwork {
             if state.network.isOnline {
-                let t = radio.backgroundTransfer(at: now, shape: transferShapes[slot * 3 + Int(state.network.rawValue)],
-                                                 latency: serverLatency(work, slot: slot, run: n))
+                let t = radio.backgroundTransfer(at: now, shape: transferShapes[slot &* 3 &+ Int(state.network.rawValue)],
+                                                 latency: serverLatency(slot: slot, run: n))
                 dataEnd = t.end
                 ledger = t.ledger
                 // The tail gap this transfer settled (from the previous
@@ -62,12 +66,12 @@ extension DeviceSimulator {
         }
         metrics.energy.promotion += ledger.promotion
         metrics.energy.active += ledger.active
-        var cpu = work.cpuSeconds
+        var cpu = slotWork[slot].cpuSeconds
         if request.kind == .processing { cpu = max(0, cpu - appState[app].processingProgress) }
         // `SimDuration.seconds(cpu)`, rounded without libm (`roundToInt64`).
-        let natural = fails ? dataEnd : dataEnd + SimDuration(microseconds: roundToInt64(cpu * 1_000_000))
+        let natural = fails ? dataEnd : SimTime(microseconds: dataEnd.microseconds &+ roundToInt64(cpu * 1_000_000))
         let budget = request.kind == .processing ? processingBudget : refreshBudget
-        let deadline = now + budget
+        let deadline = SimTime(microseconds: now.microseconds &+ budget.microseconds)
         runningTask = RunningTask(request: request, start: now, dataEnd: dataEnd, naturalEnd: natural,
                                   cpuSeconds: cpu, fails: fails, ledger: ledger)
         isRunning = true
@@ -79,31 +83,34 @@ extension DeviceSimulator {
     mutating func finishRunningTask(interrupted: Bool) {
         guard isRunning else { return }
         isRunning = false
-        var task = runningTask
+        // The task's fields are read (and its ledger completed) in place in
+        // `runningTask`, not in a copy of its ~100 bytes. It is not
+        // replaced before `startNextTask` at the end.
         taskEnd = .farFuture
-        let request = task.request
+        let request = runningTask.request
         let app = Int(request.app)
-        let expired = interrupted || now < task.naturalEnd
-        if now < task.dataEnd {
+        let expired = interrupted || now < runningTask.naturalEnd
+        if now < runningTask.dataEnd {
             let refund = radio.cutLastTransfer(at: now)
             metrics.energy.active += refund.active
-            task.ledger.active += refund.active
+            runningTask.ledger.active += refund.active
         }
-        let cpuRan = max(0, min(task.cpuSeconds, (now - task.dataEnd).seconds))
-        let cpuJ = (task.fails && !expired) ? 0 : cpuRan * config.energy.cpuWatts
+        // `(now - dataEnd).seconds`, without the overflow test.
+        let cpuRan = max(0, min(runningTask.cpuSeconds, Double(now.microseconds &- runningTask.dataEnd.microseconds) / 1_000_000))
+        let cpuJ = (runningTask.fails && !expired) ? 0 : cpuRan * config.energy.cpuWatts
         metrics.energy.cpu += cpuJ
-        task.ledger.cpu = cpuJ
+        runningTask.ledger.cpu = cpuJ
 
-        let outcome: TaskOutcome = expired ? .expired : (task.fails ? .failed : .success)
+        let outcome: TaskOutcome = expired ? .expired : (runningTask.fails ? .failed : .success)
         var fetchResult: FetchResult? = nil
         var newData: Bool? = nil
         switch outcome {
         case .success:
-            metrics.tasksSucceeded += 1
+            metrics.tasksSucceeded &+= 1
             if request.kind.refreshesContent {
-                let got = fetchContent(app: app, at: task.dataEnd)
+                let got = fetchContent(app: app, at: runningTask.dataEnd)
                 newData = got
-                if !got || appState[app].unconsumedRefresh { metrics.wastedRefreshes += 1 }
+                if !got || appState[app].unconsumedRefresh { metrics.wastedRefreshes &+= 1 }
                 if got { appState[app].unconsumedRefresh = true }
                 fetchResult = (got || !models[app].reportsHonestly) ? .newData : .noData
             } else {
@@ -112,11 +119,11 @@ extension DeviceSimulator {
             }
         case .failed:
             metrics.tasksFailed += 1
-            metrics.wastedEnergyJoules += task.ledger.total
+            metrics.wastedEnergyJoules += runningTask.ledger.total
             if request.kind.refreshesContent { fetchResult = models[app].reportsHonestly ? .failed : .newData }
         case .expired:
             metrics.tasksExpired += 1
-            metrics.wastedEnergyJoules += task.ledger.total
+            metrics.wastedEnergyJoules += runningTask.ledger.total
             if request.kind == .processing && models[app].checkpointsOnExpiration { appState[app].processingProgress += cpuRan }
             if request.kind.refreshesContent { fetchResult = models[app].reportsHonestly ? .failed : .newData }
         }
@@ -124,12 +131,12 @@ extension DeviceSimulator {
             var e = DeviceEvent(kind: .task, time: now, device: state)
             e.app = request.app; e.taskKind = request.kind; e.requestID = request.id
             e.requestedAt = request.submittedAt; e.earliestBegin = request.earliestBegin
-            e.start = task.start; e.end = now; e.outcome = outcome; e.newData = newData
-            e.energy = task.ledger
+            e.start = runningTask.start; e.end = now; e.outcome = outcome; e.newData = newData
+            e.energy = runningTask.ledger
             sink.record(e)
         }
         if request.kind == .appRefresh && !models[app].resubmitsAtStart {
-            resubmit(request, run: appState[runsOf: app * 3] - 1)
+            resubmit(request, run: appState[runsOf: app &* 3] &- 1)
         }
         // The app retries a failed refresh soon (replacing the request its
         // handler submitted): `AppModel.retryDelayAfterFailure`.
@@ -138,8 +145,8 @@ extension DeviceSimulator {
                    power: false, network: models[app].refresh.usesNetwork)
         }
         if request.kind == .legacyFetch { armLegacyFetch(app: request.app, after: now) }
-        let report = TaskReport(request: request, start: task.start, end: now, outcome: outcome,
-                                fetchResult: fetchResult, energyJoules: task.ledger.total)
+        let report = TaskReport(request: request, start: runningTask.start, end: now, outcome: outcome,
+                                fetchResult: fetchResult, energyJoules: runningTask.ledger.total)
         policyObserve(.taskFinished, .taskFinished(report))
         startNextTask()
         if !isRunning { consultPolicy() }
@@ -151,11 +158,11 @@ extension DeviceSimulator {
     /// has the same latency under every policy (common random numbers).
     /// Read from `memo` when an earlier configuration drew it.
     @inline(__always)
-    mutating func serverLatency(_ work: WorkModel, slot: Int, run n: UInt64) -> SimDuration {
-        guard work.serverLatencySigma > 0 else { return work.serverLatency }
+    mutating func serverLatency(slot: Int, run n: UInt64) -> SimDuration {
+        guard slotWork[slot].serverLatencySigma > 0 else { return slotWork[slot].serverLatency }
         let known = memo.latencyMicros[slot].count
         if n < UInt64(known) { return SimDuration(microseconds: memo.latencyMicros[slot][Int(n)]) }
-        let latency = drawServerLatency(work, slot: slot, run: n)
+        let latency = drawServerLatency(slotWork[slot], slot: slot, run: n)
         if n == UInt64(known) { memo.latencyMicros[slot].append(latency.microseconds) }
         return latency
     }
@@ -164,7 +171,7 @@ extension DeviceSimulator {
     func drawServerLatency(_ work: WorkModel, slot: Int, run n: UInt64) -> SimDuration {
         let sigma = work.serverLatencySigma
         // `random.uniform(RandomPurpose.serverLatency.rawValue, UInt64(slot), n)`.
-        let u = DeviceRandom.uniform(prefix: taskDrawPrefixes[2 * slot + 1], n)
+        let u = DeviceRandom.uniform(prefix: taskDrawPrefixes[2 &* slot &+ 1], n)
         let z = standardNormalQuantile(u)
         let micros = min(Double(work.serverLatency.microseconds) * Foundation.exp(sigma * z), 8.64e10)
         return SimDuration(microseconds: Int64(micros + 0.5))   // ≥ 0: rounds half up without libm

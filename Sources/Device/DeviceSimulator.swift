@@ -168,6 +168,10 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     /// model and the radio, so they are computed once per run instead of at
     /// every task start. (Offline entries are never read.)
     let transferShapes: [RadioModel.TransferShape]
+    /// Per task slot (app·3 + kind), the slot's work model: the app's
+    /// `processing` work for a processing task, its `refresh` work
+    /// otherwise. Read in place by `start` (see there).
+    let slotWork: [WorkModel]
     /// Server latencies already drawn for this device (see `TaskDrawMemo`);
     /// handed in by the caller and back out with `memo` after the run.
     public internal(set) var memo: TaskDrawMemo
@@ -181,11 +185,13 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     var delayMicros: Int64 = 0
     var tailLogged = 0.0
 
+    /// A battery alarm not yet computed: the level `level` at `anchor`
+    /// moves at `watts` (never 0) towards `target` (see `scheduleBatteryAlarm`).
     struct AlarmInputs {
         var anchor: SimTime
         var level: Double
         var watts: Double
-        var lowPower: Bool
+        var target: Double
     }
 
     struct RunningTask {
@@ -260,11 +266,15 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
             }
         }
         transferShapes = shapes
-        var signatures: [TaskDrawMemo.Signature] = []
+        var works: [WorkModel] = []
+        works.reserveCapacity(n * 3)
         for slot in 0..<(n * 3) {
             let m = models[slot / 3]
-            let work = slot % 3 == Int(TaskKind.processing.rawValue) ? m.processing : m.refresh
-            signatures.append(.init(medianMicros: work.serverLatency.microseconds, sigma: work.serverLatencySigma))
+            works.append(slot % 3 == Int(TaskKind.processing.rawValue) ? m.processing : m.refresh)
+        }
+        slotWork = works
+        let signatures = works.map {
+            TaskDrawMemo.Signature(medianMicros: $0.serverLatency.microseconds, sigma: $0.serverLatencySigma)
         }
         var memo = memo
         memo.prepare(key: randomKey, signatures: signatures)
@@ -338,7 +348,8 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
             #endif
             drainBattery(to: t)   // also moves `now` to `t`
             if t >= horizon { break }
-            metrics.events += 1
+            // `&+=`: a count of events cannot reach Int.max; no overflow test at every event.
+            metrics.events &+= 1
             if metrics.events > eventLimit { hitEventLimit = true; break }
             if taskEnd == t {
                 finishRunningTask(interrupted: false)

@@ -30,6 +30,10 @@ public struct RadioModel: Sendable {
     public private(set) var activeUntil: Int64 = Self.never
     /// Tail already paid for (by the foreground, or charged): background is not charged before it.
     private var freeTailUntil: Int64 = Self.never
+    /// No time yet (an active period, a paid tail): far enough below every
+    /// time that adding a tail or subtracting a time cannot overflow, so
+    /// the hot paths below use wrapping operators (`&+`, `&-`): the
+    /// overflow tests only cost instructions.
     static let never: Int64 = .min / 4
     /// The foreground's active period on this network (the last session
     /// while online): the foreground pays the radio's base active power β
@@ -116,13 +120,13 @@ public struct RadioModel: Sendable {
 
     /// True while the radio is connected (active or in its tail) at `t`.
     public func isUp(at t: SimTime, on net: NetworkType) -> Bool {
-        net == network && net.isOnline && t.microseconds < activeUntil + tailMicros
+        net == network && net.isOnline && t.microseconds < activeUntil &+ tailMicros
     }
 
     /// When the current tail ends, if the radio is up at `t`.
     public func tailEnds(at t: SimTime) -> SimTime? {
-        guard network.isOnline, t.microseconds < activeUntil + tailMicros else { return nil }
-        return SimTime(microseconds: activeUntil + tailMicros)
+        guard network.isOnline, t.microseconds < activeUntil &+ tailMicros else { return nil }
+        return SimTime(microseconds: activeUntil &+ tailMicros)
     }
 
     /// Charges the background's share of the tail between the last active
@@ -134,9 +138,9 @@ public struct RadioModel: Sendable {
         // Never connected on this network yet: nothing owed.
         guard network.isOnline, activeUntil != Self.never else { return 0 }
         let from = max(activeUntil, freeTailUntil)
-        let to = min(t, activeUntil + tailMicros)
+        let to = min(t, activeUntil &+ tailMicros)
         guard to > from else { return 0 }
-        let j = Double(to - from) * 1e-6 * current.tailWatts
+        let j = Double(to &- from) * 1e-6 * current.tailWatts
         energy.tail += j
         freeTailUntil = to   // paid: never charged twice
         return j
@@ -192,23 +196,23 @@ public struct RadioModel: Sendable {
         let before = energy
         var start = t.microseconds
         var promoted = false
-        if start >= activeUntil + tailMicros {
+        if start >= activeUntil &+ tailMicros {
             // Idle: the previous tail ran out in full; promote.
             settleTail(until: start)
             promoted = true
-            promotions += 1
-            start += p.promotionMicros
+            promotions &+= 1
+            start &+= p.promotionMicros
         } else if start >= activeUntil {
             // Inside a tail: pay the gap (beyond what the foreground owns), no promotion.
             settleTail(until: start)
         }
         let activeSeconds = latency.seconds + shape.upSeconds + shape.downSeconds
-        let end = start + roundToInt64(activeSeconds * 1e6)
+        let end = start &+ roundToInt64(activeSeconds * 1e6)   // < 2⁵² µs added to a time: no overflow
         // β is paid from `betaFrom` on: after the foreground's active period
         // when the transfer starts inside it.
         var betaFrom = start
         if foregroundFrom <= start && start < foregroundUntil { betaFrom = min(end, foregroundUntil) }
-        let betaSeconds = betaFrom == start ? activeSeconds : Double(end - betaFrom) * 1e-6
+        let betaSeconds = betaFrom == start ? activeSeconds : Double(end &- betaFrom) * 1e-6
         let alpha = shape.alphaJoules
         // Promotion and active energy added to a local copy and stored at
         // once, the charge computed from it: adding to `energy` field by
