@@ -33,24 +33,25 @@ public struct BackgroundTaskScheduler: Sendable {
     public private(set) var pending: [TaskRequest] = []
     private var nextID: UInt32 = 1
     /// `apps` flattened for `submit`: app a's identifier kinds are
-    /// `kinds[kindStart[a] ..< kindStart[a + 1]]`. Why: `submit` runs once
-    /// or twice per simulated task, and reading the kind through `apps[a]`
-    /// copied the registration (a retain and release of its identifier
-    /// list, strings included) each time.
+    /// `kinds[registration[a].first ..< registration[a].first + registration[a].count]`.
+    /// Why: `submit` runs once or twice per simulated task, and reading the
+    /// kind through `apps[a]` copied the registration (a retain and release
+    /// of its identifier list, strings included) each time. One record per
+    /// app: one bounds check for the three fields (they were three arrays).
     private let kinds: [TaskKind]
-    private let kindStart: [Int32]
-    private let refreshEnabled: [Bool]
+    private struct Registration { var first: Int32; var count: Int32; var refreshEnabled: Bool }
+    private let registration: [Registration]
 
     public init(apps: [App]) {
         self.apps = apps
-        var kinds: [TaskKind] = [], starts: [Int32] = [0]
+        var kinds: [TaskKind] = [], registration: [Registration] = []
         for app in apps {
+            registration.append(Registration(first: Int32(kinds.count), count: Int32(app.identifiers.count),
+                                             refreshEnabled: app.backgroundAppRefreshEnabled))
             kinds += app.identifiers.map(\.kind)
-            starts.append(Int32(kinds.count))
         }
         self.kinds = kinds
-        kindStart = starts
-        refreshEnabled = apps.map(\.backgroundAppRefreshEnabled)
+        self.registration = registration
         pending.reserveCapacity(apps.count * 2)
     }
 
@@ -74,13 +75,10 @@ public struct BackgroundTaskScheduler: Sendable {
     public mutating func submit(app: Int32, identifierIndex: Int32, earliestBegin: SimTime,
                                 requiresExternalPower: Bool = false, requiresNetworkConnectivity: Bool = false,
                                 at now: SimTime) -> Result<TaskRequest, SubmitError> {
-        let a = Int(app)
-        let first = kindStart[a]
-        guard identifierIndex >= 0 && identifierIndex < kindStart[a + 1] - first else {
-            return .failure(.notPermitted)
-        }
-        let kind = kinds[Int(first + identifierIndex)]
-        if kind != .processing && !refreshEnabled[a] { return .failure(.unavailable) }
+        let r = registration[Int(app)]
+        guard identifierIndex >= 0 && identifierIndex < r.count else { return .failure(.notPermitted) }
+        let kind = kinds[Int(r.first + identifierIndex)]
+        if kind != .processing && !r.refreshEnabled { return .failure(.unavailable) }
         // The request being replaced does not count against the limit.
         var sameKind = 0
         var replaced = -1
