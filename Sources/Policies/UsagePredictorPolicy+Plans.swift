@@ -1,0 +1,212 @@
+import Device
+import SimCore
+
+// The usage-predictor's cached answers: the next likely slot per app (the
+// scans) and the time each app's refresh is due (the plans), with the
+// exact conditions that invalidate them. Kept apart from the policy's
+// rules (UsagePredictorPolicy.swift) so each file reads in one sitting.
+extension UsagePredictorPolicy {
+    /// Repairs `plans[app]`'s scan after a launch in time-of-day slot `s`:
+    /// only slots with that index gained probability (the denominators did
+    /// not change), so only they can have become likely; every other slot
+    /// keeps its answer.
+    mutating func launchCounted(app a: Int, slotIndex s: Int) {
+        let p = plans[a]
+        guard p.lo < p.clear else { return }
+        if tilesDay(from: p.lo) {
+            // The slot starts of index s are s slots into each day.
+            let offset = slot * Int64(s)
+            var d = p.lo.day
+            var t = SimTime(day: d, plus: offset)
+            if t < p.lo { d += 1; t = SimTime(day: d, plus: offset) }
+            while t < p.clear {
+                if launchProbability(app: a, slotIndex: s, weekday: d % 7) >= threshold {
+                    plans[a].clear = t
+                    plans[a].found = true
+                    return
+                }
+                d += 1
+                t = SimTime(day: d, plus: offset)
+            }
+        } else {
+            var t = p.lo
+            while t < p.clear {
+                if slotIndex(t) == s && launchProbability(app: a, at: t) >= threshold {
+                    plans[a].clear = t
+                    plans[a].found = true
+                    return
+                }
+                t = t + slot
+            }
+        }
+    }
+
+    /// The first slot start in [from, to) (slot starts) where `app`'s launch
+    /// probability reaches `threshold`, or `noSlot`, past the cache hit that
+    /// `decideRefresh` tests inline: scans what `plans[app]` does not cover
+    /// and records what it saw.
+    @inline(never)
+    mutating func scanPlan(app a: Int, from: SimTime, to: SimTime) -> SimTime {
+        let p = plans[a]
+        var lo = from, scanFrom = from
+        if p.lo <= from && from <= p.clear && !p.found {
+            // Nothing likely in [p.lo, p.clear), which ends before `to`:
+            // only the rest is unknown.
+            lo = p.lo
+            scanFrom = p.clear
+        }
+        let (stop, found) = walk(app: a, from: scanFrom, to: to + slot * Self.lookaheadSlots)
+        plans[a].lo = lo
+        plans[a].clear = stop
+        plans[a].found = found
+        return found && stop < to ? stop : Self.noSlot
+    }
+
+    /// Walks the slot starts t = from, from + slot, … while t < end: the
+    /// first whose launch probability reaches `threshold` and true, or the
+    /// first slot start at or after `end` and false.
+    func walk(app a: Int, from: SimTime, to end: SimTime) -> (stop: SimTime, found: Bool) {
+        var t = from
+        var found = false
+        if tilesDay(from: t) {
+            // Slots tile the day exactly: walk (slot index, weekday) along
+            // with t instead of deriving both from t by division each step.
+            let n = slotsPerDay
+            var s = slotIndex(t), w = t.weekday
+            if a < appsKnown && daysSeen > 0 && allDays.count >= (a + 1) * n && byWeekday.count >= (a * 7 + 7) * n {
+                // `launchProbability(app:slotIndex:weekday:)` with what does
+                // not change along the walk read once, the counters through
+                // buffer pointers (the test above keeps every index of the
+                // walk, s < n and w < 7, in range): the same arithmetic on
+                // the same values, so the same answers.
+                //
+                // Slots never launched are jumped over (see `launched`):
+                // `next` is the first launched slot at or after s today (n:
+                // none). A jump may take t past `end`: the slots jumped over
+                // are not likely all the same.
+                let slot = slot, threshold = threshold, daysSeen = daysSeen
+                let overallBase = a * n, weekdayBase = a * 7
+                let words = launchedWords, bitBase = a * words
+                let skip = launchedExact && !(0 >= threshold) && launched.count >= bitBase + words
+                allDays.withUnsafeBufferPointer { allDays in
+                    byWeekday.withUnsafeBufferPointer { byWeekday in
+                        weekdaysSeen.withUnsafeBufferPointer { weekdaysSeen in
+                            launched.withUnsafeBufferPointer { launched in
+                                var seenW = weekdaysSeen[w]
+                                while t < end {
+                                    if skip {
+                                        var k = s >> 6
+                                        var bits = launched[bitBase + k] & (~0 << UInt64(s & 63))
+                                        while bits == 0 && k + 1 < words { k += 1; bits = launched[bitBase + k] }
+                                        let next = bits == 0 ? n : k << 6 + bits.trailingZeroBitCount
+                                        if next != s {
+                                            t = t + slot * Int64(next - s)
+                                            if next == n {
+                                                s = 0; w = w == 6 ? 0 : w + 1; seenW = weekdaysSeen[w]
+                                                continue
+                                            }
+                                            s = next
+                                            if t >= end { break }
+                                        }
+                                    }
+                                    let overall = min(1, allDays[overallBase + s] / daysSeen)
+                                    var p = overall
+                                    if seenW > 0 {
+                                        let weekday = min(1, byWeekday[(weekdayBase + w) * n + s] / seenW)
+                                        p = (overall + weekday) / 2
+                                    }
+                                    if p >= threshold { found = true; break }
+                                    t = t + slot
+                                    s += 1
+                                    if s == n { s = 0; w = w == 6 ? 0 : w + 1; seenW = weekdaysSeen[w] }
+                                }
+                            }
+                        }
+                    }
+                }
+            } else {
+                while t < end {
+                    if launchProbability(app: a, slotIndex: s, weekday: w) >= threshold { found = true; break }
+                    t = t + slot
+                    s += 1
+                    if s == n { s = 0; w = w == 6 ? 0 : w + 1 }
+                }
+            }
+        } else {
+            while t < end {
+                if launchProbability(app: a, at: t) >= threshold { found = true; break }
+                t = t + slot
+            }
+        }
+        return (t, found)
+    }
+
+    /// `decide` for one pending refresh `r`: whether it runs now, and the
+    /// wake it asks for (the earliest of all asked is `wake`, `hasWake` set
+    /// once one is asked; `<=` so that even the largest time counts).
+    /// `runs`: the runs picked before it (the budget check counts them).
+    @inline(__always)
+    mutating func decideRefresh(_ r: TaskRequest, eligibility: EligibilityTest, now: SimTime, overBudget: Bool,
+                                spent: Double, perTask: Double, runs: Int,
+                                wake: inout SimTime, hasWake: inout Bool) -> Bool {
+        let a = Int(r.app)
+        if a >= plans.count { grow(apps: a + 1) }
+        // When the refresh is due: the app's plan, while it holds.
+        let p = plans[a]
+        let runFrom = now >= p.since && now < p.until ? p.runFrom : replan(app: a, now: now)
+        if now >= runFrom {
+            if overBudget || !budgetAllows(spent: spent, perTask: perTask, runs: runs + 1) { return false }
+            if eligibility.allows(r) { return true }
+            if now < r.earliestBegin {
+                // Due but not yet allowed: be woken when it is (a later
+                // decision would otherwise only come with another event).
+                if r.earliestBegin <= wake { wake = r.earliestBegin; hasWake = true }
+            }
+            // Otherwise a state change (screen, power, network) brings the next decision.
+        } else if runFrom != Self.never {
+            let at = max(runFrom, r.earliestBegin)
+            if at <= wake { wake = at; hasWake = true }
+        }
+        return false
+    }
+
+    /// Works out `plans[app]` for `now` (its plan did not hold): the target
+    /// (noted in `target`), when it is due, and for which `now` that holds.
+    /// Returns `runFrom`.
+    @inline(never)
+    mutating func replan(app a: Int, now: SimTime) -> SimTime {
+        // Upcoming slots (a day's worth, from the current one, which stays
+        // open until its end, or from the one after the slot last
+        // refreshed for): the first likely one decides. The usual answer
+        // comes from the app's last scan (see `Plan`).
+        let first = slotFloor(now)
+        let horizon = slot * Int64(slotsPerDay)
+        let p = plans[a]
+        let from = max(first, p.fromFloor)
+        let to = from + horizon
+        var start = Self.noSlot
+        if p.lo <= from && from <= p.clear && (p.found || p.clear >= to) {
+            if p.clear < to { start = p.clear }
+        } else {
+            start = scanPlan(app: a, from: from, to: to)
+        }
+        // For a later `now` (first′ = slotFloor(now) ≥ first, so from′ ≥
+        // from): a target stays the answer while first′ ≤ start (nothing
+        // likely in [from′, start), start < from + horizon ≤ to′); no
+        // target, while to′ = first′ + horizon stays within what the scan
+        // found clear (from′ = first′ there: fromFloor + horizon ≤ to ≤ clear).
+        let runFrom: SimTime, until: SimTime
+        if start != Self.noSlot {
+            runFrom = start - leadTime
+            until = start + slot
+        } else {
+            runFrom = Self.never
+            until = plans[a].clear - horizon + slot
+        }
+        plans[a].since = first
+        plans[a].until = until
+        plans[a].runFrom = runFrom
+        plans[a].target = start
+        return runFrom
+    }
+}
