@@ -254,18 +254,6 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
             prefixes.append(random.prefix(RandomPurpose.serverLatency.rawValue, slot))
         }
         taskDrawPrefixes = prefixes
-        var shapes: [RadioModel.TransferShape] = []
-        shapes.reserveCapacity(n * 9)
-        for slot in 0..<(n * 3) {
-            let m = models[slot / 3]
-            let work = slot % 3 == Int(TaskKind.processing.rawValue) ? m.processing : m.refresh
-            for net in [NetworkType.offline, .wifi, .cellular] {
-                precondition(Int(net.rawValue) == shapes.count % 3, "NetworkType raw values are 0, 1, 2")
-                shapes.append(RadioModel.shape(bytesUp: work.bytesUp, bytesDown: work.bytesDown,
-                                               on: configuration.energy.radio(net)))
-            }
-        }
-        transferShapes = shapes
         var works: [WorkModel] = []
         works.reserveCapacity(n * 3)
         for slot in 0..<(n * 3) {
@@ -273,6 +261,16 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
             works.append(slot % 3 == Int(TaskKind.processing.rawValue) ? m.processing : m.refresh)
         }
         slotWork = works
+        var shapes: [RadioModel.TransferShape] = []
+        shapes.reserveCapacity(n * 9)
+        for work in works {
+            for net in [NetworkType.offline, .wifi, .cellular] {
+                precondition(Int(net.rawValue) == shapes.count % 3, "NetworkType raw values are 0, 1, 2")
+                shapes.append(RadioModel.shape(bytesUp: work.bytesUp, bytesDown: work.bytesDown,
+                                               on: configuration.energy.radio(net)))
+            }
+        }
+        transferShapes = shapes
         let signatures = works.map {
             TaskDrawMemo.Signature(medianMicros: $0.serverLatency.microseconds, sigma: $0.serverLatencySigma)
         }
