@@ -72,13 +72,17 @@ extension DeviceSimulator {
         refreshContext()
         let decision = policy.decide(context: ctx)
         if let w = decision.wakeAt, w > now { policyWake = w } else { policyWake = .farFuture }
-        for id in decision.run {
-            guard let i = pending.firstIndex(where: { $0.id == id }) else { refuse(id, .notPending); continue }
-            if let reason = OSRules.refusal(for: pending[i], at: now, state: state) {
-                refuse(id, reason); continue
+        // `runList`, not `run`: nil when empty (see there), so the usual
+        // decision has no list to release.
+        if let run = decision.runList {
+            for id in run {
+                guard let i = pending.firstIndex(where: { $0.id == id }) else { refuse(id, .notPending); continue }
+                if let reason = OSRules.refusal(for: pending[i], at: now, state: state) {
+                    refuse(id, reason); continue
+                }
+                let request = pending.remove(at: i)
+                if startsNow && first == nil { first = request } else { runQueue.append(request) }
             }
-            let request = pending.remove(at: i)
-            if startsNow && first == nil { first = request } else { runQueue.append(request) }
         }
         if decision.runAllEligible {
             var i = 0
