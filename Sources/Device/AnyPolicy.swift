@@ -19,12 +19,15 @@ struct AnyPolicy: SchedulingPolicy {
     let observes: ObservationKinds
     /// `type(of: base).decidesAtSessionStart`, read once.
     let decidesAtStart: Bool
+    /// `type(of: base).planScope`, read once (non-nil: a ``RequestPlanningPolicy``).
+    let plans: PlanScope?
 
     init(_ base: any SchedulingPolicy) {
         self.base = base
         self.needsFuture = type(of: base).needsFutureKnowledge
         self.observes = type(of: base).observedKinds
         self.decidesAtStart = type(of: base).decidesAtSessionStart
+        self.plans = type(of: base).planScope
     }
 
     mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {
@@ -33,5 +36,9 @@ struct AnyPolicy: SchedulingPolicy {
 
     mutating func decide(context: PolicyContext) -> PolicyDecision {
         base.decide(context: context)
+    }
+
+    func requestPlan(for request: TaskRequest) -> RequestPlan {
+        base.requestPlan(for: request)
     }
 }

@@ -17,6 +17,7 @@ extension DeviceSimulator {
             // session started): not the policy's fault, it goes back to pending.
             if OSRules.refusal(for: request, at: now, state: state) != nil {
                 withScheduler { $0.restore(request) }
+                pendingChangedByScheduler()
                 continue
             }
             start(request)

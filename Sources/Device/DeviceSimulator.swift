@@ -136,6 +136,12 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     /// Consult the policy at session start: it observes launches or asks
     /// for it (``SchedulingPolicy/decidesAtSessionStart``).
     let decidesAtSessionStart: Bool
+    /// Non-nil for a ``RequestPlanningPolicy``: the simulator keeps its
+    /// plans and decides from them (`consultPlans`) instead of calling
+    /// `decide`; observations forget the plans of this scope.
+    let planScope: PlanScope?
+    /// The plans kept for a planning policy, in step with `pending` (see `KeptPlans`).
+    var plans: KeptPlans
 
     /// The policy's context, kept up to date before each policy call (see `refreshContext`).
     var ctx: PolicyContext
@@ -247,6 +253,8 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         chargingWatts = trace.chargingWatts ?? configuration.chargingWatts
         networkSegments = Self.tile(trace.network, horizon: trace.horizon)
         appState = AppStateTable(appCount: n)
+        // One pending request at most per app and interned identifier.
+        plans = KeptPlans(capacity: n * internedIdentifiers.count)
         var prefixes: [UInt64] = []
         prefixes.reserveCapacity(n * 6)
         for slot in 0..<UInt64(n * 3) {
@@ -283,6 +291,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         observes = (policy as? AnyPolicy)?.observes ?? Policy.observedKinds
         decidesAtSessionStart = observes.contains(.launch)
             || ((policy as? AnyPolicy)?.decidesAtStart ?? Policy.decidesAtSessionStart)
+        planScope = (policy as? AnyPolicy).map(\.plans) ?? Policy.planScope
         if needsFuture {
             var launches = Array(repeating: [SimTime](), count: n)
             for s in trace.sessions { launches[Int(s.app)].append(s.start) }
@@ -325,6 +334,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         let horizon = trace.horizon
         // A copy of this simulator shares the table (a class): run on its own.
         if !isKnownUniquelyReferenced(&appState) { appState = appState.copy() }
+        if !isKnownUniquelyReferenced(&plans) { plans = plans.copy() }
         if Sink.isEnabled { logUpdates() }
         // Time 0: the initial state, then legacy fetch arming and a first decision.
         applyNetwork(networkSegments.first?.network ?? .offline, notify: false)

@@ -68,6 +68,16 @@ public struct EligibilityTest {
         if let f = state.foregroundApp { foregroundApp = Int64(f) } else { foregroundApp = .min }
     }
 
+    /// `allows(r) && now >= runFrom` for a request of shape `shape(r)` and
+    /// app `app`, when `runFrom` is not before its earliest begin (rule 1
+    /// is then the one comparison). The simulator's test on a kept plan.
+    @inlinable @inline(__always)
+    public func allows(shape: UInt8, app: Int32, from runFrom: Int64) -> Bool {
+        now >= runFrom
+            && (blockedShapes &>> UInt16(shape)) & 1 == 0
+            && Int64(app) != foregroundApp
+    }
+
     /// Whether the OS would start `r` now (`context.isEligible(r)`).
     @inlinable @inline(__always)
     public func allows(_ r: TaskRequest) -> Bool {

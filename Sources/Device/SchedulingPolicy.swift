@@ -59,6 +59,17 @@ public protocol SchedulingPolicy: Sendable {
 
     /// What to run now and when to be woken next.
     mutating func decide(context: PolicyContext) -> PolicyDecision
+
+    /// Non-nil for a ``RequestPlanningPolicy``: its planning scope. The
+    /// simulator's way to find one behind an existential. Do not implement:
+    /// conforming to ``RequestPlanningPolicy`` sets it.
+    static var planScope: PlanScope? { get }
+
+    /// ``RequestPlanningPolicy/plan(for:)`` for a planning policy (the
+    /// simulator calls it through the existential); ``RequestPlan/never``
+    /// otherwise. Do not implement: conforming to ``RequestPlanningPolicy``
+    /// sets it.
+    func requestPlan(for request: TaskRequest) -> RequestPlan
 }
 
 extension SchedulingPolicy {
@@ -66,6 +77,8 @@ extension SchedulingPolicy {
     public static var observedKinds: ObservationKinds { .all }
     public static var decidesAtSessionStart: Bool { false }
     public mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {}
+    public static var planScope: PlanScope? { nil }
+    public func requestPlan(for request: TaskRequest) -> RequestPlan { .never }
 }
 
 /// A policy's answer at a decision point.

@@ -1,0 +1,108 @@
+@testable import Device
+@testable import Policies
+import SimCore
+import Traces
+import XCTest
+
+/// A ``RequestPlanningPolicy`` runs two ways: the simulator keeps its plans
+/// and decides from them (`consultPlans`), or — inside a wrapper — its
+/// derived `decide` is called at every decision point. The two must give the
+/// same simulation, event for event.
+final class PlanningPathTests: XCTestCase {
+    /// The policy behind a box that is not a planning policy: the simulator
+    /// calls `decide` (the derived one) at every decision point.
+    struct DecideOnly<Base: SchedulingPolicy>: SchedulingPolicy {
+        static var needsFutureKnowledge: Bool { Base.needsFutureKnowledge }
+        static var observedKinds: ObservationKinds { Base.observedKinds }
+        static var decidesAtSessionStart: Bool { Base.decidesAtSessionStart }
+        var base: Base
+        mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {
+            base.observe(observation, context: context)
+        }
+        mutating func decide(context: PolicyContext) -> PolicyDecision { base.decide(context: context) }
+    }
+
+    /// A deliberately dumb planning policy whose plans change with
+    /// observations of several kinds and apps: a request runs from
+    /// `delay` after the last launch of *any* app and wakes then; a state
+    /// change pushes every plan back by `delay`. With scope `.all` (the
+    /// default) every observation forgets every plan.
+    struct AfterAnyLaunch: RequestPlanningPolicy {
+        static var observedKinds: ObservationKinds { [.launch, .stateChanged] }
+        var delay = SimDuration.minutes(20)
+        var lastLaunch = SimTime.zero
+        var lastChange = SimTime.zero
+        mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {
+            switch observation {
+            case .launch: lastLaunch = context.now
+            case .stateChanged: lastChange = context.now
+            default: break
+            }
+        }
+        func plan(for r: TaskRequest) -> RequestPlan {
+            let from = max(lastLaunch, lastChange) + delay
+            return RequestPlan(runFrom: from, wakeAt: r.kind == .processing ? nil : max(from, r.earliestBegin))
+        }
+    }
+
+    /// Per-app plans (scope `.observedApp`): a request runs from `delay`
+    /// after its own app's last launch; launches of other apps leave it.
+    struct AfterOwnLaunch: RequestPlanningPolicy {
+        static var observedKinds: ObservationKinds { .launch }
+        static var planningScope: PlanScope { .observedApp }
+        var lastLaunch: [Int32: SimTime] = [:]
+        mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {
+            if case .launch(let app) = observation { lastLaunch[app] = context.now }
+        }
+        func plan(for r: TaskRequest) -> RequestPlan {
+            let from = (lastLaunch[r.app] ?? .zero) + .minutes(45)
+            return RequestPlan(runFrom: from, wakeAt: from)
+        }
+    }
+
+    func assertBothPathsAgree<P: SchedulingPolicy>(_ policy: P, file: StaticString = #filePath, line: UInt = #line) {
+        for (i, t) in users(3, days: 4, seed: 11).enumerated() {
+            let key = UInt64(i) &* 977 &+ 3
+            let (kept, keptLog) = simulateDeviceWithLog(trace: t, policy: policy, randomKey: key)
+            let (asked, askedLog) = simulateDeviceWithLog(trace: t, policy: DecideOnly(base: policy), randomKey: key)
+            XCTAssertGreaterThan(kept.tasksRun, 0, "user \(i): nothing ran", file: file, line: line)
+            XCTAssertEqual(kept, asked, "user \(i): \(P.self)", file: file, line: line)
+            XCTAssertEqual(keptLog.events, askedLog.events, "user \(i): \(P.self)", file: file, line: line)
+        }
+    }
+
+    func testTheShippedPlanningPoliciesDecideAlikeBothWays() {
+        XCTAssertNotNil(FixedIntervalPolicy.planScope)
+        XCTAssertNotNil(GreedyPolicy.planScope)
+        XCTAssertNil(DecideOnly<GreedyPolicy>.planScope)
+        for interval in [SimDuration.minutes(15), .hours(1), .hours(4)] {
+            assertBothPathsAgree(FixedIntervalPolicy(interval: interval))
+        }
+        assertBothPathsAgree(FixedIntervalPolicy(interval: .minutes(30), flex: .zero))
+        assertBothPathsAgree(GreedyPolicy())
+    }
+
+    /// Plans that depend on what other apps do: each observation must
+    /// forget them all (a simulator that kept them would run too early).
+    func testPlansForgottenAfterEveryObservationForScopeAll() {
+        XCTAssertEqual(AfterAnyLaunch.planScope, .all)
+        assertBothPathsAgree(AfterAnyLaunch())
+    }
+
+    /// Per-app plans: an observation forgets its own app's plans only.
+    func testPlansForgottenPerAppForScopeObservedApp() {
+        XCTAssertEqual(AfterOwnLaunch.planScope, .observedApp)
+        assertBothPathsAgree(AfterOwnLaunch())
+    }
+
+    /// A planning policy behind the existential box (how the runner calls
+    /// it) is found and planned through it.
+    func testTheBoxFindsAPlanningPolicy() {
+        let t = users(1, days: 2, seed: 3)[0]
+        let boxed = simulateDevice(trace: t, policy: FixedIntervalPolicy(interval: .hours(2)) as any SchedulingPolicy, randomKey: 4)
+        let asked = simulateDevice(trace: t, policy: DecideOnly(base: FixedIntervalPolicy(interval: .hours(2))), randomKey: 4)
+        XCTAssertEqual(boxed, asked)
+        XCTAssertEqual(AnyPolicy(FixedIntervalPolicy()).plans, .observedApp)
+        XCTAssertNil(AnyPolicy(OraclePolicy()).plans)
+    }
+}
