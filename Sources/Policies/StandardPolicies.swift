@@ -35,9 +35,9 @@ extension PolicyRegistry {
             parameters: [PolicyParameter("window", .duration, default: .string("15m"), "alignment grid / batch window")],
             isWrapper: true) { p, base in
             func wrap<B: SchedulingPolicy>(_ b: B) -> any SchedulingPolicy {
-                CoalescingPolicy(base: b, window: p.duration("window"))
+                specialised(CoalescingPolicy(base: b, window: p.duration("window")))
             }
-            return wrap(base!)
+            return wrap(unforwarded(base!))
         },
         PolicyDescriptor(
             name: "exponential-backoff", summary: "after a failure, delays the app's next run initial·factor^(n−1) up to cap; resets on success or launch",
@@ -49,10 +49,10 @@ extension PolicyRegistry {
             ],
             isWrapper: true) { p, base in
             func wrap<B: SchedulingPolicy>(_ b: B) -> any SchedulingPolicy {
-                ExponentialBackoffPolicy(base: b, initial: p.duration("initial"), factor: p.number("factor"),
-                                         cap: p.duration("cap"), jitter: p.number("jitter"))
+                specialised(ExponentialBackoffPolicy(base: b, initial: p.duration("initial"), factor: p.number("factor"),
+                                                     cap: p.duration("cap"), jitter: p.number("jitter")))
             }
-            return wrap(base!)
+            return wrap(unforwarded(base!))
         },
         PolicyDescriptor(
             name: "oracle", summary: "sees future launches and updates; refreshes late before launches that would be stale (foresight reference, not realisable, not a strict bound)",

@@ -1,6 +1,6 @@
 import Device
 import Foundation
-import Policies
+@testable import Policies
 import SimCore
 import XCTest
 
@@ -16,7 +16,8 @@ final class RegistryTests: XCTestCase {
 
     func testNestedConfigurationBuildsTheComposition() throws {
         let p = try make(#"{"name": "exponential-backoff", "params": {"initial": "10s", "cap": "1h"}, "base": {"name": "coalescing", "params": {"window": "10m"}, "base": {"name": "usage-predictor", "params": {"threshold": 0.5}}}}"#)
-        let b = try XCTUnwrap(p as? ExponentialBackoffPolicy<CoalescingPolicy<UsagePredictorPolicy>>)
+        // Built under a concrete conformance (SpecialisedWrappers.swift) holding the generic composition.
+        let b = try XCTUnwrap((p as? BackoffOverCoalescingUsagePredictor)?.inner)
         XCTAssertEqual(b.initial, .seconds(10 as Int64))
         XCTAssertEqual(b.cap, .hours(1))
         XCTAssertEqual(b.base.window, .minutes(10))
