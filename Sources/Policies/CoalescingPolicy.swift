@@ -80,7 +80,8 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
         }
         var wantsToRun = !inner.run.isEmpty
         if !wantsToRun && inner.runAllEligible {
-            for r in context.pending where context.isEligible(r) { wantsToRun = true; break }
+            let eligible = EligibilityTest(context)
+            for r in context.pending where eligible.allows(r) { wantsToRun = true; break }
         }
         if align(now) == now {
             return PolicyDecision(run: inner.run, runAllEligible: inner.runAllEligible,
@@ -109,35 +110,41 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
         // decision, without copying the base and the context (a copy of a
         // base with arrays costs retains and, once it decides, copies of
         // the arrays it writes). Same test as the loop's first step below.
-        guard let first = inner.wakeAt, first > now, first <= horizon, first.day == now.day else {
+        // Nor when the base runs everything eligible now: nothing left to
+        // pull (the copy's decisions would be discarded below).
+        guard !inner.runAllEligible, let first = inner.wakeAt, first > now, first <= horizon, first.day == now.day else {
             return PolicyDecision(run: inner.run, runAllEligible: inner.runAllEligible, wakeAt: ownWake)
         }
-        var run: [RequestID] = []
+        // `run` starts as the base's picks, so that the pulled requests are
+        // appended in place (no second array for `inner.run + run`).
+        var run = inner.run
         var future = context
         var copy = base
+        let eligibleNow = EligibilityTest(context) // the device state read once, not per request and step
         var w: SimTime? = first
         var steps = 0
         while let t = w, t > future.now, t <= horizon, t.day == now.day, steps < Self.maxLookahead {
             steps += 1
             future.now = t
             let d = copy.decide(context: future)
+            w = d.wakeAt
+            // Picks nothing at t: no need to walk the pending requests.
+            guard d.runAllEligible || !d.run.isEmpty else { continue }
+            let eligibleThen = EligibilityTest(future)
             // What the copy would run at t, restricted to what may start now.
-            for r in context.pending where context.isEligible(r) {
-                var picked = d.runAllEligible && future.isEligible(r)
+            for r in context.pending where eligibleNow.allows(r) {
+                var picked = d.runAllEligible && eligibleThen.allows(r)
                 if !picked { for id in d.run where id == r.id { picked = true; break } }
                 guard picked else { continue }
                 var already = false
-                for id in inner.run where id == r.id { already = true; break }
-                if !already { for id in run where id == r.id { already = true; break } }
+                for id in run where id == r.id { already = true; break }
                 if !already { run.append(r.id) }
             }
-            w = d.wakeAt
         }
-        if run.isEmpty || inner.runAllEligible {
-            // Nothing pulled, or everything eligible now runs anyway (the
-            // pulled requests among it): the base's own decision.
+        if run.count == inner.run.count {
+            // Nothing pulled: the base's own decision.
             return PolicyDecision(run: inner.run, runAllEligible: inner.runAllEligible, wakeAt: ownWake)
         }
-        return PolicyDecision(run: inner.run + run, runAllEligible: false, wakeAt: ownWake)
+        return PolicyDecision(run: run, runAllEligible: false, wakeAt: ownWake)
     }
 }
