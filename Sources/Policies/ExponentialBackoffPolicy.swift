@@ -28,6 +28,9 @@ public struct ExponentialBackoffPolicy<Base: SchedulingPolicy>: SchedulingPolicy
     /// Failures in a row and the time before which the app may not run, per app.
     public private(set) var failures: [Int] = []
     public private(set) var blockedUntil: [SimTime] = []
+    /// The latest `blockedUntil` ever set: at or after it no app is blocked,
+    /// and `decide` skips its walk over the pending requests.
+    var blockedAtMostUntil: SimTime = .zero
     var draws: UInt64 = 0
 
     public init(base: Base, initial: SimDuration = .seconds(30 as Int64), factor: Double = 2,
@@ -67,6 +70,7 @@ public struct ExponentialBackoffPolicy<Base: SchedulingPolicy>: SchedulingPolicy
                     d = d * (1 + jitter * (2 * u - 1))
                 }
                 blockedUntil[a] = r.end + d
+                blockedAtMostUntil = max(blockedAtMostUntil, blockedUntil[a])
             }
         case .launch(let app):
             ensure(Int(app) + 1)
@@ -88,6 +92,7 @@ public struct ExponentialBackoffPolicy<Base: SchedulingPolicy>: SchedulingPolicy
     public mutating func decide(context: PolicyContext) -> PolicyDecision {
         ensure(context.appCount)
         let inner = base.decide(context: context)
+        guard blockedAtMostUntil > context.now else { return inner } // no app blocked
         var wake = inner.wakeAt
         var anyBlocked = false
         for r in context.pending where blocked(r.app, context.now) {
