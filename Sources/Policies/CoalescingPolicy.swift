@@ -115,12 +115,23 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
         guard !inner.runAllEligible, let first = inner.wakeAt, first > now, first <= horizon, first.day == now.day else {
             return PolicyDecision(run: inner.run, runAllEligible: inner.runAllEligible, wakeAt: ownWake)
         }
+        let eligibleNow = EligibilityTest(context) // the device state read once, not per request and step
+        // Nor when every request eligible now is among the base's picks:
+        // the lookahead could pull nothing more.
+        var pullable = false
+        for r in context.pending where eligibleNow.allows(r) {
+            pullable = true
+            for id in inner.run where id == r.id { pullable = false; break }
+            if pullable { break }
+        }
+        guard pullable else {
+            return PolicyDecision(run: inner.run, runAllEligible: inner.runAllEligible, wakeAt: ownWake)
+        }
         // `run` starts as the base's picks, so that the pulled requests are
         // appended in place (no second array for `inner.run + run`).
         var run = inner.run
         var future = context
         var copy = base
-        let eligibleNow = EligibilityTest(context) // the device state read once, not per request and step
         var w: SimTime? = first
         var steps = 0
         while let t = w, t > future.now, t <= horizon, t.day == now.day, steps < Self.maxLookahead {
