@@ -98,9 +98,12 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
     /// The radio is up until `radioUpUntil`: the base's picks now, plus what
     /// a copy of the base would run at its next wakes within `window` that
     /// is eligible now.
+    ///
+    /// Inlined into `decide` (it mostly returns the base's decision at
+    /// once); the lookahead itself is `pulledAhead`.
+    @inline(__always)
     func rideTail(_ inner: PolicyDecision, context: PolicyContext, radioUpUntil: SimTime) -> PolicyDecision {
         let now = context.now
-        let horizon = now + window
         // The base's next wake: kept as is while the radio is still up then,
         // aligned to the grid otherwise.
         var ownWake = inner.wakeAt
@@ -109,10 +112,10 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
         // Nothing to look ahead at (the usual case): the base's own
         // decision, without copying the base and the context (a copy of a
         // base with arrays costs retains and, once it decides, copies of
-        // the arrays it writes). Same test as the loop's first step below.
+        // the arrays it writes). Same test as the lookahead's first step.
         // Nor when the base runs everything eligible now: nothing left to
-        // pull (the copy's decisions would be discarded below).
-        guard !inner.runAllEligible, let first = inner.wakeAt, first > now, first <= horizon, first.day == now.day else {
+        // pull (the copy's decisions would be discarded).
+        guard !inner.runAllEligible, let first = inner.wakeAt, first > now, first <= now + window, first.day == now.day else {
             return PolicyDecision(run: inner.run, runAllEligible: inner.runAllEligible, wakeAt: ownWake)
         }
         let eligibleNow = EligibilityTest(context) // the device state read once, not per request and step
@@ -125,11 +128,22 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
             if pullable { break }
         }
         guard pullable else {
-            return PolicyDecision(run: inner.run, runAllEligible: inner.runAllEligible, wakeAt: ownWake)
+            return PolicyDecision(run: inner.run, runAllEligible: false, wakeAt: ownWake)
         }
-        // `run` starts as the base's picks, so that the pulled requests are
-        // appended in place (no second array for `inner.run + run`).
-        var run = inner.run
+        // (Nothing pulled: `inner.run` as it is, the base's own decision.)
+        return PolicyDecision(run: pulledAhead(inner.run, from: first, context: context, eligibleNow: eligibleNow),
+                              runAllEligible: false, wakeAt: ownWake)
+    }
+
+    /// `run` followed by what a copy of the base would run at its wakes from
+    /// `first` on, within `window`, that is eligible now and not in it yet.
+    func pulledAhead(_ run: [RequestID], from first: SimTime, context: PolicyContext,
+                     eligibleNow: EligibilityTest) -> [RequestID] {
+        let now = context.now
+        let horizon = now + window
+        // Pulled requests are appended to the base's picks in place (no
+        // second array for `inner.run + pulled`).
+        var run = run
         var future = context
         var copy = base
         var w: SimTime? = first
@@ -152,10 +166,6 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
                 if !already { run.append(r.id) }
             }
         }
-        if run.count == inner.run.count {
-            // Nothing pulled: the base's own decision.
-            return PolicyDecision(run: inner.run, runAllEligible: inner.runAllEligible, wakeAt: ownWake)
-        }
-        return PolicyDecision(run: run, runAllEligible: false, wakeAt: ownWake)
+        return run
     }
 }
