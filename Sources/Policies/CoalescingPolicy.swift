@@ -63,10 +63,10 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
         base.observe(observation, context: context)
     }
 
-    /// `wakeAt.map(align)`. Written without closures: this generic type
-    /// runs unspecialised (it is built around a base chosen at run time),
-    /// where a closure capturing `self` instantiated generic metadata on
-    /// every call.
+    /// `wakeAt.map(align)`. Written without closures: over a base other
+    /// than the standard ones this generic type runs unspecialised (see
+    /// SpecialisedWrappers.swift), where a closure capturing `self`
+    /// instantiated generic metadata on every call.
     func aligned(_ wakeAt: SimTime?) -> SimTime? {
         guard let w = wakeAt else { return nil }
         return align(w)

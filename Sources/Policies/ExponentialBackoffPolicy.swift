@@ -86,9 +86,10 @@ public struct ExponentialBackoffPolicy<Base: SchedulingPolicy>: SchedulingPolicy
         Int(app) < blockedUntil.count && blockedUntil[Int(app)] > now
     }
 
-    // Written without closures: this generic type runs unspecialised (its
-    // base is chosen at run time), where closures capturing `self`
-    // instantiated generic metadata on every call.
+    // Written without closures: over a base other than the standard ones
+    // this generic type runs unspecialised (see SpecialisedWrappers.swift),
+    // where closures capturing `self` instantiated generic metadata on
+    // every call.
     public mutating func decide(context: PolicyContext) -> PolicyDecision {
         ensure(context.appCount)
         let inner = base.decide(context: context)
