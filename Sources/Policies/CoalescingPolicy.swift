@@ -53,6 +53,7 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
         self.window = window
     }
 
+    @inline(__always) // (a call would copy `self` to the stack first)
     func align(_ t: SimTime) -> SimTime {
         let w = window.microseconds
         guard w > 0 else { return t }
@@ -67,6 +68,7 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
     /// than the standard ones this generic type runs unspecialised (see
     /// SpecialisedWrappers.swift), where a closure capturing `self`
     /// instantiated generic metadata on every call.
+    @inline(__always)
     func aligned(_ wakeAt: SimTime?) -> SimTime? {
         guard let w = wakeAt else { return nil }
         return align(w)
@@ -100,9 +102,12 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
     /// is eligible now.
     ///
     /// Inlined into `decide` (it mostly returns the base's decision at
-    /// once); the lookahead itself is `pulledAhead`.
+    /// once); the lookahead itself is `pulledAhead`. Both change nothing,
+    /// but are `mutating`: called from `decide` with `self` in place, where
+    /// a non-mutating call first copied `self` to the stack (−2.9 M
+    /// instructions on the 40-user default suite).
     @inline(__always)
-    func rideTail(_ inner: PolicyDecision, context: PolicyContext, radioUpUntil: SimTime) -> PolicyDecision {
+    mutating func rideTail(_ inner: PolicyDecision, context: PolicyContext, radioUpUntil: SimTime) -> PolicyDecision {
         let now = context.now
         // The base's next wake: kept as is while the radio is still up then,
         // aligned to the grid otherwise.
@@ -137,8 +142,9 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
 
     /// `run` followed by what a copy of the base would run at its wakes from
     /// `first` on, within `window`, that is eligible now and not in it yet.
-    func pulledAhead(_ run: [RequestID], from first: SimTime, context: PolicyContext,
-                     eligibleNow: EligibilityTest) -> [RequestID] {
+    /// (`mutating`: see `rideTail`.)
+    mutating func pulledAhead(_ run: [RequestID], from first: SimTime, context: PolicyContext,
+                              eligibleNow: EligibilityTest) -> [RequestID] {
         let now = context.now
         let horizon = now + window
         // Pulled requests are appended to the base's picks in place (no
