@@ -48,6 +48,7 @@ public struct ExponentialBackoffPolicy<Base: SchedulingPolicy>: SchedulingPolicy
         return seconds >= cap.seconds ? cap : .seconds(seconds)
     }
 
+    @inline(__always) // at every decision: mostly one comparison, not a call
     mutating func ensure(_ apps: Int) {
         while failures.count < apps { failures.append(0); blockedUntil.append(.zero) }
     }
