@@ -33,12 +33,6 @@ extension ForwardingPolicy {
     }
 }
 
-/// The policy a forwarder stands for (any other policy as it is), so that a
-/// wrapper around a wrapper names the whole composition in its type.
-func unforwarded(_ policy: any SchedulingPolicy) -> any SchedulingPolicy {
-    (policy as? any ForwardingPolicy)?.inner ?? policy
-}
-
 struct CoalescingOverFixedInterval: ForwardingPolicy { var inner: CoalescingPolicy<FixedIntervalPolicy> }
 struct CoalescingOverUsagePredictor: ForwardingPolicy { var inner: CoalescingPolicy<UsagePredictorPolicy> }
 struct CoalescingOverGreedy: ForwardingPolicy { var inner: CoalescingPolicy<GreedyPolicy> }
@@ -62,12 +56,9 @@ struct BackoffOverUsagePredictor: ForwardingPolicy { var inner: ExponentialBacko
 struct BackoffOverGreedy: ForwardingPolicy { var inner: ExponentialBackoffPolicy<GreedyPolicy> }
 struct BackoffOverOracle: ForwardingPolicy { var inner: ExponentialBackoffPolicy<OraclePolicy> }
 struct BackoffOverNever: ForwardingPolicy { var inner: ExponentialBackoffPolicy<NeverPolicy> }
-struct BackoffOverCoalescingFixedInterval: ForwardingPolicy {
-    var inner: ExponentialBackoffPolicy<CoalescingPolicy<FixedIntervalPolicy>>
-}
-struct BackoffOverCoalescingUsagePredictor: ForwardingPolicy {
-    var inner: ExponentialBackoffPolicy<CoalescingPolicy<UsagePredictorPolicy>>
-}
+// (The registry builds their coalescing base as the forwarder above.)
+struct BackoffOverCoalescingFixedInterval: ForwardingPolicy { var inner: ExponentialBackoffPolicy<CoalescingOverFixedInterval> }
+struct BackoffOverCoalescingUsagePredictor: ForwardingPolicy { var inner: ExponentialBackoffPolicy<CoalescingOverUsagePredictor> }
 
 /// `policy` under a concrete conformance if its base is a standard one.
 func specialised<B>(_ policy: ExponentialBackoffPolicy<B>) -> any SchedulingPolicy {
@@ -77,8 +68,8 @@ func specialised<B>(_ policy: ExponentialBackoffPolicy<B>) -> any SchedulingPoli
     case let p as ExponentialBackoffPolicy<GreedyPolicy>: BackoffOverGreedy(inner: p)
     case let p as ExponentialBackoffPolicy<OraclePolicy>: BackoffOverOracle(inner: p)
     case let p as ExponentialBackoffPolicy<NeverPolicy>: BackoffOverNever(inner: p)
-    case let p as ExponentialBackoffPolicy<CoalescingPolicy<FixedIntervalPolicy>>: BackoffOverCoalescingFixedInterval(inner: p)
-    case let p as ExponentialBackoffPolicy<CoalescingPolicy<UsagePredictorPolicy>>: BackoffOverCoalescingUsagePredictor(inner: p)
+    case let p as ExponentialBackoffPolicy<CoalescingOverFixedInterval>: BackoffOverCoalescingFixedInterval(inner: p)
+    case let p as ExponentialBackoffPolicy<CoalescingOverUsagePredictor>: BackoffOverCoalescingUsagePredictor(inner: p)
     default: policy
     }
 }

@@ -37,7 +37,7 @@ extension PolicyRegistry {
             func wrap<B: SchedulingPolicy>(_ b: B) -> any SchedulingPolicy {
                 specialised(CoalescingPolicy(base: b, window: p.duration("window")))
             }
-            return wrap(unforwarded(base!))
+            return wrap(base!)
         },
         PolicyDescriptor(
             name: "exponential-backoff", summary: "after a failure, delays the app's next run initial·factor^(n−1) up to cap; resets on success or launch",
@@ -52,7 +52,7 @@ extension PolicyRegistry {
                 specialised(ExponentialBackoffPolicy(base: b, initial: p.duration("initial"), factor: p.number("factor"),
                                                      cap: p.duration("cap"), jitter: p.number("jitter")))
             }
-            return wrap(unforwarded(base!))
+            return wrap(base!)
         },
         PolicyDescriptor(
             name: "oracle", summary: "sees future launches and updates; refreshes late before launches that would be stale (foresight reference, not realisable, not a strict bound)",

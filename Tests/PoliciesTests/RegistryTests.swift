@@ -16,13 +16,13 @@ final class RegistryTests: XCTestCase {
 
     func testNestedConfigurationBuildsTheComposition() throws {
         let p = try make(#"{"name": "exponential-backoff", "params": {"initial": "10s", "cap": "1h"}, "base": {"name": "coalescing", "params": {"window": "10m"}, "base": {"name": "usage-predictor", "params": {"threshold": 0.5}}}}"#)
-        // Built under a concrete conformance (SpecialisedWrappers.swift) holding the generic composition.
+        // Built under concrete conformances (SpecialisedWrappers.swift) holding the generic wrappers.
         let b = try XCTUnwrap((p as? BackoffOverCoalescingUsagePredictor)?.inner)
         XCTAssertEqual(b.initial, .seconds(10 as Int64))
         XCTAssertEqual(b.cap, .hours(1))
-        XCTAssertEqual(b.base.window, .minutes(10))
-        XCTAssertEqual(b.base.base.threshold, 0.5)
-        XCTAssertEqual(b.base.base.leadTime, .minutes(2), "default")
+        XCTAssertEqual(b.base.inner.window, .minutes(10))
+        XCTAssertEqual(b.base.inner.base.threshold, 0.5)
+        XCTAssertEqual(b.base.inner.base.leadTime, .minutes(2), "default")
     }
 
     func testRejectionsCarryTheirJSONPath() {
