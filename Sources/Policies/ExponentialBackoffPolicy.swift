@@ -28,6 +28,9 @@ public struct ExponentialBackoffPolicy<Base: SchedulingPolicy>: SchedulingPolicy
     /// Failures in a row and the time before which the app may not run, per app.
     public private(set) var failures: [Int] = []
     public private(set) var blockedUntil: [SimTime] = []
+    /// The latest `blockedUntil` ever set: at or after it no app is blocked,
+    /// and `decide` skips its walk over the pending requests.
+    var blockedAtMostUntil: SimTime = .zero
     var draws: UInt64 = 0
 
     public init(base: Base, initial: SimDuration = .seconds(30 as Int64), factor: Double = 2,
@@ -45,6 +48,7 @@ public struct ExponentialBackoffPolicy<Base: SchedulingPolicy>: SchedulingPolicy
         return seconds >= cap.seconds ? cap : .seconds(seconds)
     }
 
+    @inline(__always) // at every decision: mostly one comparison, not a call
     mutating func ensure(_ apps: Int) {
         while failures.count < apps { failures.append(0); blockedUntil.append(.zero) }
     }
@@ -67,6 +71,7 @@ public struct ExponentialBackoffPolicy<Base: SchedulingPolicy>: SchedulingPolicy
                     d = d * (1 + jitter * (2 * u - 1))
                 }
                 blockedUntil[a] = r.end + d
+                blockedAtMostUntil = max(blockedAtMostUntil, blockedUntil[a])
             }
         case .launch(let app):
             ensure(Int(app) + 1)
@@ -82,12 +87,14 @@ public struct ExponentialBackoffPolicy<Base: SchedulingPolicy>: SchedulingPolicy
         Int(app) < blockedUntil.count && blockedUntil[Int(app)] > now
     }
 
-    // Written without closures: this generic type runs unspecialised (its
-    // base is chosen at run time), where closures capturing `self`
-    // instantiated generic metadata on every call.
+    // Written without closures: over a base other than the standard ones
+    // this generic type runs unspecialised (see SpecialisedWrappers.swift),
+    // where closures capturing `self` instantiated generic metadata on
+    // every call.
     public mutating func decide(context: PolicyContext) -> PolicyDecision {
         ensure(context.appCount)
         let inner = base.decide(context: context)
+        guard blockedAtMostUntil > context.now else { return inner } // no app blocked
         var wake = inner.wakeAt
         var anyBlocked = false
         for r in context.pending where blocked(r.app, context.now) {

@@ -35,7 +35,7 @@ extension PolicyRegistry {
             parameters: [PolicyParameter("window", .duration, default: .string("15m"), "alignment grid / batch window")],
             isWrapper: true) { p, base in
             func wrap<B: SchedulingPolicy>(_ b: B) -> any SchedulingPolicy {
-                CoalescingPolicy(base: b, window: p.duration("window"))
+                specialised(CoalescingPolicy(base: b, window: p.duration("window")))
             }
             return wrap(base!)
         },
@@ -49,8 +49,8 @@ extension PolicyRegistry {
             ],
             isWrapper: true) { p, base in
             func wrap<B: SchedulingPolicy>(_ b: B) -> any SchedulingPolicy {
-                ExponentialBackoffPolicy(base: b, initial: p.duration("initial"), factor: p.number("factor"),
-                                         cap: p.duration("cap"), jitter: p.number("jitter"))
+                specialised(ExponentialBackoffPolicy(base: b, initial: p.duration("initial"), factor: p.number("factor"),
+                                                     cap: p.duration("cap"), jitter: p.number("jitter")))
             }
             return wrap(base!)
         },

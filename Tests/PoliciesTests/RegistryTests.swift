@@ -1,6 +1,6 @@
 import Device
 import Foundation
-import Policies
+@testable import Policies
 import SimCore
 import XCTest
 
@@ -16,12 +16,13 @@ final class RegistryTests: XCTestCase {
 
     func testNestedConfigurationBuildsTheComposition() throws {
         let p = try make(#"{"name": "exponential-backoff", "params": {"initial": "10s", "cap": "1h"}, "base": {"name": "coalescing", "params": {"window": "10m"}, "base": {"name": "usage-predictor", "params": {"threshold": 0.5}}}}"#)
-        let b = try XCTUnwrap(p as? ExponentialBackoffPolicy<CoalescingPolicy<UsagePredictorPolicy>>)
+        // Built under concrete conformances (SpecialisedWrappers.swift) holding the generic wrappers.
+        let b = try XCTUnwrap((p as? BackoffOverCoalescingUsagePredictor)?.inner)
         XCTAssertEqual(b.initial, .seconds(10 as Int64))
         XCTAssertEqual(b.cap, .hours(1))
-        XCTAssertEqual(b.base.window, .minutes(10))
-        XCTAssertEqual(b.base.base.threshold, 0.5)
-        XCTAssertEqual(b.base.base.leadTime, .minutes(2), "default")
+        XCTAssertEqual(b.base.inner.window, .minutes(10))
+        XCTAssertEqual(b.base.inner.base.threshold, 0.5)
+        XCTAssertEqual(b.base.inner.base.leadTime, .minutes(2), "default")
     }
 
     func testRejectionsCarryTheirJSONPath() {
