@@ -28,8 +28,12 @@ public struct FixedIntervalPolicy: RequestPlanningPolicy {
         self.flex = flex
     }
 
+    /// When `app`'s refresh is due: `interval` after its last background
+    /// run, time zero if none. (`SimTime(microseconds: 0)`, not `.zero`: a
+    /// static of another module is read through an accessor call.)
+    @inline(__always)
     func due(_ app: Int32) -> SimTime {
-        Int(app) < lastRun.count ? lastRun[Int(app)] + interval : .zero
+        Int(app) < lastRun.count ? lastRun[Int(app)] + interval : SimTime(microseconds: 0)
     }
 
     public mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {
