@@ -18,6 +18,8 @@ import SimCore
 ///   state, and that state changes only in `observe`. (No context: the
 ///   device state is the OS's business, applied by the simulator through
 ///   the same rules as `decide`'s eligibility.)
+/// - `decide` is derived from the plans; do not write your own. (The
+///   simulator and the coalescing wrapper read the plans, not `decide`.)
 /// - After an observation, the plans it may change are those of
 ///   ``planningScope``: every pending request (`.all`, the default), or only
 ///   those of the app the observation is about (`.observedApp`; an

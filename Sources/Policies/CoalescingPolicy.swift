@@ -145,6 +145,10 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
     /// (`mutating`: see `rideTail`.)
     mutating func pulledAhead(_ run: [RequestID], from first: SimTime, context: PolicyContext,
                               eligibleNow: EligibilityTest) -> [RequestID] {
+        // (A constant once specialised: fixed-interval and greedy plan.)
+        if Base.planScope != nil {
+            return pulledAheadByPlans(run, from: first, context: context, eligibleNow: eligibleNow)
+        }
         let now = context.now
         let horizon = now + window
         // Pulled requests are appended to the base's picks in place (no
@@ -173,5 +177,50 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
             }
         }
         return run
+    }
+
+    /// `pulledAhead` for a base that plans per request
+    /// (``RequestPlanningPolicy``): the same steps and the same picks, in
+    /// the same order, read from the base's plans (asked once per request)
+    /// instead of a copy of the base deciding at each step.
+    ///
+    /// At a step at time t the base's (derived) decision picks exactly the
+    /// requests the OS allows at t whose plan runs from t or earlier, and
+    /// wakes at the earliest plan wake after t among the others; a request
+    /// eligible now is allowed at t too (same device state, later time).
+    /// `PlanningPathTests` compares the two paths.
+    func pulledAheadByPlans(_ run: [RequestID], from first: SimTime, context: PolicyContext,
+                            eligibleNow: EligibilityTest) -> [RequestID] {
+        let now = context.now
+        let horizon = now + window
+        var run = run
+        return context.pending.withUnsafeBufferPointer { pending in
+            withUnsafeTemporaryAllocation(of: RequestPlan.self, capacity: pending.count) { plans in
+                for i in pending.indices { plans.initializeElement(at: i, to: base.requestPlan(for: pending[i])) }
+                var future = context
+                var t = first
+                var steps = 0
+                while t > future.now, t <= horizon, t.day == now.day, steps < Self.maxLookahead {
+                    steps += 1
+                    future.now = t
+                    let eligibleThen = EligibilityTest(future)
+                    var wake = Int64.max, hasWake = false
+                    for i in pending.indices {
+                        let r = pending[i]
+                        if eligibleThen.allows(r) && t.microseconds >= plans[i].runFrom.microseconds {
+                            // Picked at t; pulled if it may start now.
+                            if eligibleNow.allows(r) && !run.contains(r.id) { run.append(r.id) }
+                        } else if let w = plans[i].wakeAt?.microseconds, w > t.microseconds, w <= wake {
+                            wake = w
+                            hasWake = true
+                        }
+                    }
+                    guard hasWake else { break }
+                    t = SimTime(microseconds: wake)
+                }
+                plans.deinitialize()
+                return run
+            }
+        }
     }
 }

@@ -95,6 +95,47 @@ final class PlanningPathTests: XCTestCase {
         assertBothPathsAgree(AfterOwnLaunch())
     }
 
+    /// Coalescing over a planning base looks ahead through the base's
+    /// plans (`pulledAheadByPlans`); over the same base behind `DecideOnly`
+    /// it asks a copy to decide at each step. Same decisions on random
+    /// contexts (radio up half the time, lookahead windows up to 2 h) and
+    /// the same simulations.
+    func testCoalescingLooksAheadThroughPlansAsThroughDecisions() {
+        var rng = FixtureRandom(seed: 23)
+        var lookaheads = 0
+        for round in 0..<40 {
+            let window: SimDuration = [.minutes(15), .hours(1), .hours(2)][round % 3]
+            let base = FixedIntervalPolicy(interval: [.minutes(20), .hours(1)][round % 2], flex: .minutes(Int64(round % 3) * 5))
+            var planned = CoalescingPolicy(base: base, window: window)
+            var asked = CoalescingPolicy(base: DecideOnly(base: base), window: window)
+            var greedyPlanned = CoalescingPolicy(base: GreedyPolicy(), window: window)
+            var greedyAsked = CoalescingPolicy(base: DecideOnly(base: GreedyPolicy()), window: window)
+            for step in 0..<100 {
+                let now = SimTime(day: step / 25, plus: .seconds(Double(step % 25) * 3_000 + rng.next() * 3_000))
+                let ctx = FastPathTests.randomContext(&rng, apps: 4, now: now)
+                if rng.next() < 0.4, !ctx.pending.isEmpty {
+                    let r = ctx.pending[Int(rng.next() * Double(ctx.pending.count))]
+                    let o = PolicyObservation.taskFinished(TaskReport(request: r, start: now - .seconds(rng.next() * 3_600),
+                                                                       end: now, outcome: .success, fetchResult: nil,
+                                                                       energyJoules: 1))
+                    planned.observe(o, context: ctx); asked.observe(o, context: ctx)
+                }
+                let d = planned.decide(context: ctx)
+                XCTAssertEqual(d, asked.decide(context: ctx), "round \(round) step \(step)")
+                XCTAssertEqual(greedyPlanned.decide(context: ctx), greedyAsked.decide(context: ctx), "round \(round) step \(step)")
+                if let up = ctx.radioUpUntil, up > now, !d.run.isEmpty { lookaheads += 1 }
+            }
+        }
+        XCTAssertGreaterThan(lookaheads, 100, "the radio-up path was exercised")
+        for (i, t) in users(2, days: 4, seed: 13).enumerated() {
+            let planned = simulateDevice(trace: t, policy: CoalescingPolicy(base: FixedIntervalPolicy(interval: .hours(1))), randomKey: UInt64(i))
+            let asked = simulateDevice(trace: t, policy: CoalescingPolicy(base: DecideOnly(base: FixedIntervalPolicy(interval: .hours(1)))),
+                                       randomKey: UInt64(i))
+            XCTAssertGreaterThan(planned.tasksRun, 0)
+            XCTAssertEqual(planned, asked, "user \(i)")
+        }
+    }
+
     /// A planning policy behind the existential box (how the runner calls
     /// it) is found and planned through it.
     func testTheBoxFindsAPlanningPolicy() {
