@@ -2,8 +2,12 @@
 // week) under every configuration of the default suite, through the same
 // Runner that `bgbench run` uses. The candidate is the run on all cores, the
 // baseline the same run on one thread, so "speed-up" is the parallel scaling.
-// One op = one simulated main-loop event (session boundary, network or
-// charging change, content update, wake, task start or end, battery alarm).
+// One op = one step of the device's main loop: a session start or end, a
+// network or charging change, a task's end, a policy wake or a battery
+// threshold. What happens at the same instant (the next task starting, the
+// decision, the resubmission) is part of that step, and content updates are
+// read by cursor, never events (Docs/Performance.md, "How throughput is
+// measured").
 import Experiments
 import Foundation
 import Traces
