@@ -145,26 +145,29 @@ extension UsagePredictorPolicy {
     /// wake it asks for (the earliest of all asked is `wake`, `hasWake` set
     /// once one is asked; `<=` so that even the largest time counts).
     /// `runs`: the runs picked before it (the budget check counts them).
+    /// `r` points into the pending list (see `decide`): only `app` is read
+    /// before the plan, the rest only where needed.
     @inline(__always)
-    mutating func decideRefresh(_ r: TaskRequest, eligibility: EligibilityTest, now: SimTime, overBudget: Bool,
-                                spent: Double, perTask: Double, runs: Int,
+    mutating func decideRefresh(_ r: UnsafePointer<TaskRequest>, eligibility: EligibilityTest, now: SimTime,
+                                overBudget: Bool, spent: Double, perTask: Double, runs: Int,
                                 wake: inout SimTime, hasWake: inout Bool) -> Bool {
-        let a = Int(r.app)
+        let a = Int(r.pointee.app)
         if a >= plans.count { grow(apps: a + 1) }
         // When the refresh is due: the app's plan, while it holds.
         let p = plans[a]
         let runFrom = now >= p.since && now < p.until ? p.runFrom : replan(app: a, now: now)
         if now >= runFrom {
             if overBudget || !budgetAllows(spent: spent, perTask: perTask, runs: runs + 1) { return false }
-            if eligibility.allows(r) { return true }
-            if now < r.earliestBegin {
+            if eligibility.allows(r.pointee) { return true }
+            let earliestBegin = r.pointee.earliestBegin
+            if now < earliestBegin {
                 // Due but not yet allowed: be woken when it is (a later
                 // decision would otherwise only come with another event).
-                if r.earliestBegin <= wake { wake = r.earliestBegin; hasWake = true }
+                if earliestBegin <= wake { wake = earliestBegin; hasWake = true }
             }
             // Otherwise a state change (screen, power, network) brings the next decision.
         } else if runFrom != Self.never {
-            let at = max(runFrom, r.earliestBegin)
+            let at = max(runFrom, r.pointee.earliestBegin)
             if at <= wake { wake = at; hasWake = true }
         }
         return false

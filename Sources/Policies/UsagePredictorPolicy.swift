@@ -361,37 +361,46 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         // short) and answered as `runAllEligible` when they are all the
         // eligible ones — the same requests in the same order, without an
         // array per decision; a list only when some eligible request waits.
-        // A request runs only if eligible, so one waits exactly when fewer
-        // run than are eligible: eligible requests are counted only when
-        // some run (one decision in four), and eligibility is otherwise
-        // asked only of requests that would run. The device-state rules are
+        // A request runs only if eligible, so one waits exactly when an
+        // eligible one is left out: that is asked only when some run (one
+        // decision in four), and eligibility is otherwise asked only of
+        // requests that would run. The device-state rules are
         // read once (`EligibilityTest`), and the wake is a plain time and a
         // flag rather than an optional.
+        //
+        // Requests are read through a pointer, field by field where used
+        // (`decideRefresh`), not copied whole at the top of the loop: the
+        // fields a refresh that is not due never reads (most of them) were
+        // otherwise loaded and kept on the stack across the (rare) replan
+        // call. Without a mask (over 64 pending: never in the suites) the
+        // run list is built in `runList` directly.
         let eligibility = EligibilityTest(context)
         let now = context.now
         let pending = context.pending
         let useMask = pending.count <= 64
+        if !useMask { runList.removeAll(keepingCapacity: true) }
         var mask: UInt64 = 0
         var runs = 0
-        var run: [RequestID] = []
         // (`SimTime.distantFuture` spelt out: the static costs an accessor call.)
         var wake = SimTime(microseconds: .max), hasWake = false
         pending.withUnsafeBufferPointer { pending in
+            guard let base = pending.baseAddress else { return }
             for i in pending.indices {
-                let r = pending[i]
+                let r = base + i
                 var runsNow = false
-                if r.kind == .processing {
+                if r.pointee.kind == .processing {
                     // On the charger it costs the battery nothing; otherwise it
                     // is held to the budget like a refresh.
-                    runsNow = eligibility.allows(r)
-                        && (r.requiresExternalPower || (!overBudget && budgetAllows(spent: spent, perTask: perTask, runs: runs + 1)))
+                    runsNow = eligibility.allows(r.pointee)
+                        && (r.pointee.requiresExternalPower
+                            || (!overBudget && budgetAllows(spent: spent, perTask: perTask, runs: runs + 1)))
                 } else {
                     runsNow = decideRefresh(r, eligibility: eligibility, now: now, overBudget: overBudget, spent: spent,
                                             perTask: perTask, runs: runs, wake: &wake, hasWake: &hasWake)
                 }
                 if runsNow {
                     runs += 1
-                    if useMask { mask |= 1 << UInt64(i) } else { run.append(r.id) }
+                    if useMask { mask |= 1 << UInt64(i) } else { runList.append(r.pointee.id) }
                 }
             }
         }
@@ -400,18 +409,21 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
             let tomorrow = SimTime(day: now.day + 1)
             wakeAt = wakeAt.map { max($0, tomorrow) } ?? tomorrow
         }
-        if useMask {
-            if runs == 0 { return PolicyDecision(wakeAt: wakeAt) }
-            var eligibles = 0
-            pending.withUnsafeBufferPointer { pending in
-                for r in pending where eligibility.allows(r) { eligibles += 1 }
+        guard useMask else { return PolicyDecision(run: runList, wakeAt: wakeAt) }
+        if runs == 0 { return PolicyDecision(wakeAt: wakeAt) }
+        // Every request that runs is eligible, so all the eligible ones run
+        // unless one outside the mask is eligible: only those are asked.
+        var someWaits = false
+        pending.withUnsafeBufferPointer { pending in
+            for i in pending.indices where mask & (1 << UInt64(i)) == 0 && eligibility.allows(pending[i]) {
+                someWaits = true
+                break
             }
-            if runs == eligibles { return PolicyDecision(runAllEligible: true, wakeAt: wakeAt) }
-            runList.removeAll(keepingCapacity: true)
-            runList.reserveCapacity(runs)
-            for (i, r) in pending.enumerated() where mask & (1 << UInt64(i)) != 0 { runList.append(r.id) }
-            return PolicyDecision(run: runList, wakeAt: wakeAt)
         }
-        return PolicyDecision(run: run, wakeAt: wakeAt)
+        if !someWaits { return PolicyDecision(runAllEligible: true, wakeAt: wakeAt) }
+        runList.removeAll(keepingCapacity: true)
+        runList.reserveCapacity(runs)
+        for (i, r) in pending.enumerated() where mask & (1 << UInt64(i)) != 0 { runList.append(r.id) }
+        return PolicyDecision(run: runList, wakeAt: wakeAt)
     }
 }
