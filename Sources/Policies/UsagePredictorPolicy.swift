@@ -81,11 +81,14 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     var launchedExact = true
     /// Decayed number of days observed, overall and per weekday.
     var daysSeen = 0.0
-    var weekdaysSeen = [Double](repeating: 0, count: 7)
+    /// (Inline, not an array: one retain and release fewer per copy of the
+    /// policy, and coalescing copies it for every lookahead.)
+    var weekdaysSeen = InlineArray<7, Double>(repeating: 0)
     var currentDay = -1
     /// Start of the slot each app was last refreshed for (by a finished
-    /// background refresh, or a launch in that slot).
-    var refreshedFor: [SimTime] = []
+    /// background refresh, or a launch in that slot), in app order: kept
+    /// in `plans` (for tests).
+    var refreshedFor: [SimTime] { plans.map(\.refreshedFor) }
     static var noSlot: SimTime { SimTime(microseconds: Int64.min / 4) }
     /// Background tasks seen to finish: background energy over this count
     /// (wakes, promotions and tails included) is what the budget check
@@ -96,7 +99,8 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     /// in a task report and stay counted (small: at home, mostly Wi-Fi).
     var chargerJoules = 0.0
     /// Per app, all that `decide` reads and writes of it (one array: one
-    /// bounds check and one load per pending refresh).
+    /// bounds check and one load per pending refresh), and `refreshedFor`
+    /// (one array fewer to retain and release per copy of the policy).
     var plans: [Plan] = []
 
     /// One app's entry in `plans`.
@@ -142,6 +146,9 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         var clear: SimTime
         var target: SimTime
         var found: Bool
+        /// Start of the slot the app was last refreshed for (by a finished
+        /// background refresh, or a launch in that slot).
+        var refreshedFor: SimTime
     }
     /// `lo` of a `Plan` with no scan: no `from` is at or after it.
     static var unscanned: SimTime { SimTime(microseconds: .max) }
@@ -199,10 +206,9 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
             allDays.append(contentsOf: repeatElement(0, count: slotsPerDay))
             byWeekday.append(contentsOf: repeatElement(0, count: 7 * slotsPerDay))
             launched.append(contentsOf: repeatElement(0, count: launchedWords))
-            refreshedFor.append(Self.noSlot)
             plans.append(Plan(since: Self.unplanned, until: Self.noSlot, runFrom: Self.never,
                               fromFloor: slotFloor(Self.noSlot) + slot, lo: Self.unscanned, clear: Self.noSlot,
-                              target: Self.noSlot, found: false))
+                              target: Self.noSlot, found: false, refreshedFor: Self.noSlot))
             appsKnown += 1
         }
     }
@@ -227,7 +233,7 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     mutating func slotChanged() {
         slotsPerDay = Self.slotsPerDay(slot)
         launchedExact = false
-        for a in plans.indices { plans[a].fromFloor = slotFloor(refreshedFor[a]) + slot }
+        for a in plans.indices { plans[a].fromFloor = slotFloor(plans[a].refreshedFor) + slot }
         forgetScans()
     }
 
@@ -299,8 +305,8 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
             plans[a].since = Self.unplanned
             // The foreground fetch refreshed the app for the current slot.
             let current = slotFloor(context.now)
-            if refreshedFor[a] < current {
-                refreshedFor[a] = current
+            if plans[a].refreshedFor < current {
+                plans[a].refreshedFor = current
                 plans[a].fromFloor = current + slot
             }
         case .taskFinished(let report) where report.request.kind.refreshesContent:
@@ -310,8 +316,8 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
             let a = Int(report.request.app)
             ensure(apps: a + 1)
             let t = plans[a].target
-            if t != Self.noSlot && t + slot > report.start && refreshedFor[a] < t {
-                refreshedFor[a] = t
+            if t != Self.noSlot && t + slot > report.start && plans[a].refreshedFor < t {
+                plans[a].refreshedFor = t
                 plans[a].fromFloor = slotFloor(t) + slot
                 plans[a].since = Self.unplanned
             }
