@@ -44,8 +44,9 @@ extension UsagePredictorPolicy {
     /// The first slot start in [from, to) (slot starts) where `app`'s launch
     /// probability reaches `threshold`, or `noSlot`, past the cache hit that
     /// `decideRefresh` tests inline: scans what `plans[app]` does not cover
-    /// and records what it saw.
-    @inline(never)
+    /// and records what it saw. Inlined into `replan`, its one caller
+    /// (already out of `decide`'s loop), with `walk`: one call per scan.
+    @inline(__always)
     mutating func scanPlan(app a: Int, from: SimTime, to: SimTime) -> SimTime {
         let p = plans[a]
         var lo = from, scanFrom = from
@@ -65,6 +66,7 @@ extension UsagePredictorPolicy {
     /// Walks the slot starts t = from, from + slot, … while t < end: the
     /// first whose launch probability reaches `threshold` and true, or the
     /// first slot start at or after `end` and false.
+    @inline(__always)
     func walk(app a: Int, from: SimTime, to end: SimTime) -> (stop: SimTime, found: Bool) {
         var t = from
         var found = false
