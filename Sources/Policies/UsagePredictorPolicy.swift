@@ -267,6 +267,7 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         forgetScans()
     }
 
+    @inline(__always) // a few instructions: a call cost as much (scans, launches)
     func slotIndex(_ t: SimTime) -> Int { min(slotsPerDay - 1, Int(t.timeOfDay.microseconds / slot.microseconds)) }
 
     /// Estimated probability that `app` is launched in the slot containing `t`.
