@@ -43,11 +43,23 @@ public struct OraclePolicy: SchedulingPolicy {
     public static var observedKinds: ObservationKinds { [.launch, .taskFinished] }
     public var leadTime: SimDuration
     public var radioWindow: SimDuration
-    /// When each app's content was last fetched (foreground or background).
-    var lastFetch: [SimTime] = []
-    /// Per app, where its next launch and the updates before it were found
-    /// at the last decision (see `Cursor`).
-    var cursors: [Cursor] = []
+    /// Per app, when its content was last fetched and its search cursors
+    /// (one array: one bounds check and one growth check per pending
+    /// refresh instead of two).
+    var apps: [AppEntry] = []
+
+    /// When each app's content was last fetched, in app order (for tests;
+    /// `.zero` where nothing was fetched yet, as for an app not in it).
+    var lastFetch: [SimTime] { apps.map(\.lastFetch) }
+
+    /// One app's entry in `apps`.
+    struct AppEntry {
+        /// When the app's content was last fetched (foreground or background).
+        var lastFetch = SimTime.zero
+        /// Where its next launch and the updates before it were found at
+        /// the last decision.
+        var cursor = Cursor()
+    }
 
     /// A cache of `decide`'s two binary searches for one app.
     ///
@@ -75,8 +87,8 @@ public struct OraclePolicy: SchedulingPolicy {
 
     mutating func setFetched(_ app: Int32, _ t: SimTime, apps: Int) {
         let n = max(apps, Int(app) + 1)
-        if lastFetch.count < n { lastFetch += Array(repeating: .zero, count: n - lastFetch.count) }
-        lastFetch[Int(app)] = t
+        if self.apps.count < n { grow(n) }
+        self.apps[Int(app)].lastFetch = t
     }
 
     public mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {
@@ -128,23 +140,25 @@ public struct OraclePolicy: SchedulingPolicy {
         return lo
     }
 
+    /// Makes room for apps 0..<n (nothing fetched, cursors at the start).
     @inline(never)
-    mutating func growCursors(_ n: Int) {
-        cursors += Array(repeating: Cursor(), count: n - cursors.count)
+    mutating func grow(_ n: Int) {
+        apps += Array(repeating: AppEntry(), count: n - apps.count)
     }
 
     /// `future.nextLaunch(app: a, after: now)` and the last update of `a`
-    /// before that launch and after `fetched` (`lastUpdate`), from the
+    /// before that launch and after its last fetch (`lastUpdate`), from the
     /// app's cursor, corrected where it no longer fits. The cursor is
     /// written only when it changes (a copy deciding ahead then shares the
     /// array instead of copying it). nil for the launch: none after now;
-    /// nil for the update: nothing to refresh for.
+    /// nil for the update: nothing to refresh for. `a` must be below
+    /// `apps.count`.
     @inline(__always)
-    mutating func launchAndUpdate(_ future: FutureLaunches, app a: Int, now: SimTime,
-                                  fetched: SimTime) -> (launch: SimTime, update: SimTime?)? {
-        if a >= cursors.count { growCursors(a + 1) }
-        let cursor = cursors[a]
-        let found: (i: Int, launch: SimTime)? = future.launches[a].withUnsafeBufferPointer { l in
+    mutating func launchAndUpdate(_ future: FutureLaunches, app a: Int, now: SimTime) -> (launch: SimTime, update: SimTime?)? {
+        let entry = apps[a]
+        let cursor = entry.cursor
+        let launches = future.launches[a]
+        let found: (i: Int, launch: SimTime)? = launches.withUnsafeBufferPointer { l in
             var i = cursor.launch
             if !(i <= l.count && (i == 0 || l[i - 1] <= now) && (i == l.count || l[i] > now)) {
                 i = Self.indexAfter(l, now)
@@ -152,11 +166,12 @@ public struct OraclePolicy: SchedulingPolicy {
             return i < l.count ? (i, l[i]) : nil
         }
         guard let (i, launch) = found else {
-            if cursor.launch != future.launches[a].count { cursors[a].launch = future.launches[a].count }
+            if cursor.launch != launches.count { apps[a].cursor.launch = launches.count }
             return nil
         }
-        if cursor.launch != i { cursors[a].launch = i }
+        if cursor.launch != i { apps[a].cursor.launch = i }
         guard a < future.contentUpdates.count else { return (launch, nil) }
+        let fetched = entry.lastFetch
         let (k, update): (Int, SimTime?) = future.contentUpdates[a].withUnsafeBufferPointer { u in
             var k = cursor.updatesBefore
             if !(k <= u.count && (k == 0 || u[k - 1] < launch) && (k == u.count || u[k] >= launch)) {
@@ -164,7 +179,7 @@ public struct OraclePolicy: SchedulingPolicy {
             }
             return (k, k > 0 && u[k - 1] > fetched ? u[k - 1] : nil)
         }
-        if cursor.updatesBefore != k { cursors[a].updatesBefore = k }
+        if cursor.updatesBefore != k { apps[a].cursor.updatesBefore = k }
         return (launch, update)
     }
 
@@ -177,38 +192,44 @@ public struct OraclePolicy: SchedulingPolicy {
         if let up = context.radioUpUntil, up > now, context.device.network.isOnline { radioUp = true }
         var run: [RequestID] = []
         var wake: SimTime? = nil
-        for r in context.pending where r.kind.refreshesContent {
-            let a = Int(r.app)
-            guard a < future.launches.count else { continue }
-            let fetched = a < lastFetch.count ? lastFetch[a] : .zero
-            guard let (launch, lastUpdate) = launchAndUpdate(future, app: a, now: now, fetched: fetched) else { continue }
-            // Fresh at the launch without a refresh: nothing to do before it.
-            guard let update = lastUpdate else { continue }
-            let latest = launch - leadTime
-            let due: Bool
-            if now < update {
-                due = false // an update is still to come: refreshing now would be wasted
-            } else if now >= latest {
-                due = true
-            } else {
-                due = radioUp && now >= launch - radioWindow
-            }
-            var at: SimTime
-            if due {
-                switch context.refusal(for: r) {
-                case nil:
-                    run.append(r.id)
-                    continue
-                case .beforeEarliestBegin?:
-                    at = r.earliestBegin
-                default:
-                    continue // a state change brings the next decision
+        // Requests are read through a pointer, field by field where used:
+        // most are not due, and never read more than their kind and app.
+        context.pending.withUnsafeBufferPointer { pending in
+            guard let base = pending.baseAddress else { return }
+            for i in pending.indices where base[i].kind.refreshesContent {
+                let r = base + i
+                let a = Int(r.pointee.app)
+                guard a < future.launches.count else { continue }
+                if a >= apps.count { grow(a + 1) }
+                guard let (launch, lastUpdate) = launchAndUpdate(future, app: a, now: now) else { continue }
+                // Fresh at the launch without a refresh: nothing to do before it.
+                guard let update = lastUpdate else { continue }
+                let latest = launch - leadTime
+                let due: Bool
+                if now < update {
+                    due = false // an update is still to come: refreshing now would be wasted
+                } else if now >= latest {
+                    due = true
+                } else {
+                    due = radioUp && now >= launch - radioWindow
                 }
-            } else {
-                at = max(latest, update)
-                if r.earliestBegin > at { at = r.earliestBegin }
+                var at: SimTime
+                if due {
+                    switch context.refusal(for: r.pointee) {
+                    case nil:
+                        run.append(r.pointee.id)
+                        continue
+                    case .beforeEarliestBegin?:
+                        at = r.pointee.earliestBegin
+                    default:
+                        continue // a state change brings the next decision
+                    }
+                } else {
+                    at = max(latest, update)
+                    if r.pointee.earliestBegin > at { at = r.pointee.earliestBegin }
+                }
+                if at < launch && (wake == nil || at < wake!) { wake = at }
             }
-            if at < launch && (wake == nil || at < wake!) { wake = at }
         }
         return PolicyDecision(run: run, wakeAt: wake)
     }

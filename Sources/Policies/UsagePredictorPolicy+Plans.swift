@@ -44,8 +44,9 @@ extension UsagePredictorPolicy {
     /// The first slot start in [from, to) (slot starts) where `app`'s launch
     /// probability reaches `threshold`, or `noSlot`, past the cache hit that
     /// `decideRefresh` tests inline: scans what `plans[app]` does not cover
-    /// and records what it saw.
-    @inline(never)
+    /// and records what it saw. Inlined into `replan`, its one caller
+    /// (already out of `decide`'s loop), with `walk`: one call per scan.
+    @inline(__always)
     mutating func scanPlan(app a: Int, from: SimTime, to: SimTime) -> SimTime {
         let p = plans[a]
         var lo = from, scanFrom = from
@@ -65,6 +66,7 @@ extension UsagePredictorPolicy {
     /// Walks the slot starts t = from, from + slot, … while t < end: the
     /// first whose launch probability reaches `threshold` and true, or the
     /// first slot start at or after `end` and false.
+    @inline(__always)
     func walk(app a: Int, from: SimTime, to end: SimTime) -> (stop: SimTime, found: Bool) {
         var t = from
         var found = false
@@ -84,42 +86,40 @@ extension UsagePredictorPolicy {
                 // `next` is the first launched slot at or after s today (n:
                 // none). A jump may take t past `end`: the slots jumped over
                 // are not likely all the same.
-                let slot = slot, threshold = threshold, daysSeen = daysSeen
+                let slot = slot, threshold = threshold, daysSeen = daysSeen, weekdaysSeen = weekdaysSeen
                 let overallBase = a * n, weekdayBase = a * 7
                 let words = launchedWords, bitBase = a * words
                 let skip = launchedExact && !(0 >= threshold) && launched.count >= bitBase + words
                 allDays.withUnsafeBufferPointer { allDays in
                     byWeekday.withUnsafeBufferPointer { byWeekday in
-                        weekdaysSeen.withUnsafeBufferPointer { weekdaysSeen in
-                            launched.withUnsafeBufferPointer { launched in
-                                var seenW = weekdaysSeen[w]
-                                while t < end {
-                                    if skip {
-                                        var k = s >> 6
-                                        var bits = launched[bitBase + k] & (~0 << UInt64(s & 63))
-                                        while bits == 0 && k + 1 < words { k += 1; bits = launched[bitBase + k] }
-                                        let next = bits == 0 ? n : k << 6 + bits.trailingZeroBitCount
-                                        if next != s {
-                                            t = t + slot * Int64(next - s)
-                                            if next == n {
-                                                s = 0; w = w == 6 ? 0 : w + 1; seenW = weekdaysSeen[w]
-                                                continue
-                                            }
-                                            s = next
-                                            if t >= end { break }
+                        launched.withUnsafeBufferPointer { launched in
+                            var seenW = weekdaysSeen[w]
+                            while t < end {
+                                if skip {
+                                    var k = s >> 6
+                                    var bits = launched[bitBase + k] & (~0 << UInt64(s & 63))
+                                    while bits == 0 && k + 1 < words { k += 1; bits = launched[bitBase + k] }
+                                    let next = bits == 0 ? n : k << 6 + bits.trailingZeroBitCount
+                                    if next != s {
+                                        t = t + slot * Int64(next - s)
+                                        if next == n {
+                                            s = 0; w = w == 6 ? 0 : w + 1; seenW = weekdaysSeen[w]
+                                            continue
                                         }
+                                        s = next
+                                        if t >= end { break }
                                     }
-                                    let overall = min(1, allDays[overallBase + s] / daysSeen)
-                                    var p = overall
-                                    if seenW > 0 {
-                                        let weekday = min(1, byWeekday[(weekdayBase + w) * n + s] / seenW)
-                                        p = (overall + weekday) / 2
-                                    }
-                                    if p >= threshold { found = true; break }
-                                    t = t + slot
-                                    s += 1
-                                    if s == n { s = 0; w = w == 6 ? 0 : w + 1; seenW = weekdaysSeen[w] }
                                 }
+                                let overall = min(1, allDays[overallBase + s] / daysSeen)
+                                var p = overall
+                                if seenW > 0 {
+                                    let weekday = min(1, byWeekday[(weekdayBase + w) * n + s] / seenW)
+                                    p = (overall + weekday) / 2
+                                }
+                                if p >= threshold { found = true; break }
+                                t = t + slot
+                                s += 1
+                                if s == n { s = 0; w = w == 6 ? 0 : w + 1; seenW = weekdaysSeen[w] }
                             }
                         }
                     }
@@ -145,26 +145,29 @@ extension UsagePredictorPolicy {
     /// wake it asks for (the earliest of all asked is `wake`, `hasWake` set
     /// once one is asked; `<=` so that even the largest time counts).
     /// `runs`: the runs picked before it (the budget check counts them).
+    /// `r` points into the pending list (see `decide`): only `app` is read
+    /// before the plan, the rest only where needed.
     @inline(__always)
-    mutating func decideRefresh(_ r: TaskRequest, eligibility: EligibilityTest, now: SimTime, overBudget: Bool,
-                                spent: Double, perTask: Double, runs: Int,
+    mutating func decideRefresh(_ r: UnsafePointer<TaskRequest>, eligibility: EligibilityTest, now: SimTime,
+                                overBudget: Bool, spent: Double, perTask: Double, runs: Int,
                                 wake: inout SimTime, hasWake: inout Bool) -> Bool {
-        let a = Int(r.app)
+        let a = Int(r.pointee.app)
         if a >= plans.count { grow(apps: a + 1) }
         // When the refresh is due: the app's plan, while it holds.
         let p = plans[a]
         let runFrom = now >= p.since && now < p.until ? p.runFrom : replan(app: a, now: now)
         if now >= runFrom {
             if overBudget || !budgetAllows(spent: spent, perTask: perTask, runs: runs + 1) { return false }
-            if eligibility.allows(r) { return true }
-            if now < r.earliestBegin {
+            if eligibility.allows(r.pointee) { return true }
+            let earliestBegin = r.pointee.earliestBegin
+            if now < earliestBegin {
                 // Due but not yet allowed: be woken when it is (a later
                 // decision would otherwise only come with another event).
-                if r.earliestBegin <= wake { wake = r.earliestBegin; hasWake = true }
+                if earliestBegin <= wake { wake = earliestBegin; hasWake = true }
             }
             // Otherwise a state change (screen, power, network) brings the next decision.
         } else if runFrom != Self.never {
-            let at = max(runFrom, r.earliestBegin)
+            let at = max(runFrom, r.pointee.earliestBegin)
             if at <= wake { wake = at; hasWake = true }
         }
         return false

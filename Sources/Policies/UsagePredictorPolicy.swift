@@ -81,11 +81,14 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     var launchedExact = true
     /// Decayed number of days observed, overall and per weekday.
     var daysSeen = 0.0
-    var weekdaysSeen = [Double](repeating: 0, count: 7)
+    /// (Inline, not an array: one retain and release fewer per copy of the
+    /// policy, and coalescing copies it for every lookahead.)
+    var weekdaysSeen = InlineArray<7, Double>(repeating: 0)
     var currentDay = -1
     /// Start of the slot each app was last refreshed for (by a finished
-    /// background refresh, or a launch in that slot).
-    var refreshedFor: [SimTime] = []
+    /// background refresh, or a launch in that slot), in app order: kept
+    /// in `plans` (for tests).
+    var refreshedFor: [SimTime] { plans.map(\.refreshedFor) }
     static var noSlot: SimTime { SimTime(microseconds: Int64.min / 4) }
     /// Background tasks seen to finish: background energy over this count
     /// (wakes, promotions and tails included) is what the budget check
@@ -96,7 +99,8 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     /// in a task report and stay counted (small: at home, mostly Wi-Fi).
     var chargerJoules = 0.0
     /// Per app, all that `decide` reads and writes of it (one array: one
-    /// bounds check and one load per pending refresh).
+    /// bounds check and one load per pending refresh), and `refreshedFor`
+    /// (one array fewer to retain and release per copy of the policy).
     var plans: [Plan] = []
 
     /// One app's entry in `plans`.
@@ -142,6 +146,9 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         var clear: SimTime
         var target: SimTime
         var found: Bool
+        /// Start of the slot the app was last refreshed for (by a finished
+        /// background refresh, or a launch in that slot).
+        var refreshedFor: SimTime
     }
     /// `lo` of a `Plan` with no scan: no `from` is at or after it.
     static var unscanned: SimTime { SimTime(microseconds: .max) }
@@ -199,10 +206,9 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
             allDays.append(contentsOf: repeatElement(0, count: slotsPerDay))
             byWeekday.append(contentsOf: repeatElement(0, count: 7 * slotsPerDay))
             launched.append(contentsOf: repeatElement(0, count: launchedWords))
-            refreshedFor.append(Self.noSlot)
             plans.append(Plan(since: Self.unplanned, until: Self.noSlot, runFrom: Self.never,
                               fromFloor: slotFloor(Self.noSlot) + slot, lo: Self.unscanned, clear: Self.noSlot,
-                              target: Self.noSlot, found: false))
+                              target: Self.noSlot, found: false, refreshedFor: Self.noSlot))
             appsKnown += 1
         }
     }
@@ -227,7 +233,7 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     mutating func slotChanged() {
         slotsPerDay = Self.slotsPerDay(slot)
         launchedExact = false
-        for a in plans.indices { plans[a].fromFloor = slotFloor(refreshedFor[a]) + slot }
+        for a in plans.indices { plans[a].fromFloor = slotFloor(plans[a].refreshedFor) + slot }
         forgetScans()
     }
 
@@ -261,6 +267,7 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         forgetScans()
     }
 
+    @inline(__always) // a few instructions: a call cost as much (scans, launches)
     func slotIndex(_ t: SimTime) -> Int { min(slotsPerDay - 1, Int(t.timeOfDay.microseconds / slot.microseconds)) }
 
     /// Estimated probability that `app` is launched in the slot containing `t`.
@@ -299,8 +306,8 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
             plans[a].since = Self.unplanned
             // The foreground fetch refreshed the app for the current slot.
             let current = slotFloor(context.now)
-            if refreshedFor[a] < current {
-                refreshedFor[a] = current
+            if plans[a].refreshedFor < current {
+                plans[a].refreshedFor = current
                 plans[a].fromFloor = current + slot
             }
         case .taskFinished(let report) where report.request.kind.refreshesContent:
@@ -310,8 +317,8 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
             let a = Int(report.request.app)
             ensure(apps: a + 1)
             let t = plans[a].target
-            if t != Self.noSlot && t + slot > report.start && refreshedFor[a] < t {
-                refreshedFor[a] = t
+            if t != Self.noSlot && t + slot > report.start && plans[a].refreshedFor < t {
+                plans[a].refreshedFor = t
                 plans[a].fromFloor = slotFloor(t) + slot
                 plans[a].since = Self.unplanned
             }
@@ -361,37 +368,46 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         // short) and answered as `runAllEligible` when they are all the
         // eligible ones — the same requests in the same order, without an
         // array per decision; a list only when some eligible request waits.
-        // A request runs only if eligible, so one waits exactly when fewer
-        // run than are eligible: eligible requests are counted only when
-        // some run (one decision in four), and eligibility is otherwise
-        // asked only of requests that would run. The device-state rules are
+        // A request runs only if eligible, so one waits exactly when an
+        // eligible one is left out: that is asked only when some run (one
+        // decision in four), and eligibility is otherwise asked only of
+        // requests that would run. The device-state rules are
         // read once (`EligibilityTest`), and the wake is a plain time and a
         // flag rather than an optional.
+        //
+        // Requests are read through a pointer, field by field where used
+        // (`decideRefresh`), not copied whole at the top of the loop: the
+        // fields a refresh that is not due never reads (most of them) were
+        // otherwise loaded and kept on the stack across the (rare) replan
+        // call. Without a mask (over 64 pending: never in the suites) the
+        // run list is built in `runList` directly.
         let eligibility = EligibilityTest(context)
         let now = context.now
         let pending = context.pending
         let useMask = pending.count <= 64
+        if !useMask { runList.removeAll(keepingCapacity: true) }
         var mask: UInt64 = 0
         var runs = 0
-        var run: [RequestID] = []
         // (`SimTime.distantFuture` spelt out: the static costs an accessor call.)
         var wake = SimTime(microseconds: .max), hasWake = false
         pending.withUnsafeBufferPointer { pending in
+            guard let base = pending.baseAddress else { return }
             for i in pending.indices {
-                let r = pending[i]
+                let r = base + i
                 var runsNow = false
-                if r.kind == .processing {
+                if r.pointee.kind == .processing {
                     // On the charger it costs the battery nothing; otherwise it
                     // is held to the budget like a refresh.
-                    runsNow = eligibility.allows(r)
-                        && (r.requiresExternalPower || (!overBudget && budgetAllows(spent: spent, perTask: perTask, runs: runs + 1)))
+                    runsNow = eligibility.allows(r.pointee)
+                        && (r.pointee.requiresExternalPower
+                            || (!overBudget && budgetAllows(spent: spent, perTask: perTask, runs: runs + 1)))
                 } else {
                     runsNow = decideRefresh(r, eligibility: eligibility, now: now, overBudget: overBudget, spent: spent,
                                             perTask: perTask, runs: runs, wake: &wake, hasWake: &hasWake)
                 }
                 if runsNow {
                     runs += 1
-                    if useMask { mask |= 1 << UInt64(i) } else { run.append(r.id) }
+                    if useMask { mask |= 1 << UInt64(i) } else { runList.append(r.pointee.id) }
                 }
             }
         }
@@ -400,18 +416,21 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
             let tomorrow = SimTime(day: now.day + 1)
             wakeAt = wakeAt.map { max($0, tomorrow) } ?? tomorrow
         }
-        if useMask {
-            if runs == 0 { return PolicyDecision(wakeAt: wakeAt) }
-            var eligibles = 0
-            pending.withUnsafeBufferPointer { pending in
-                for r in pending where eligibility.allows(r) { eligibles += 1 }
+        guard useMask else { return PolicyDecision(run: runList, wakeAt: wakeAt) }
+        if runs == 0 { return PolicyDecision(wakeAt: wakeAt) }
+        // Every request that runs is eligible, so all the eligible ones run
+        // unless one outside the mask is eligible: only those are asked.
+        var someWaits = false
+        pending.withUnsafeBufferPointer { pending in
+            for i in pending.indices where mask & (1 << UInt64(i)) == 0 && eligibility.allows(pending[i]) {
+                someWaits = true
+                break
             }
-            if runs == eligibles { return PolicyDecision(runAllEligible: true, wakeAt: wakeAt) }
-            runList.removeAll(keepingCapacity: true)
-            runList.reserveCapacity(runs)
-            for (i, r) in pending.enumerated() where mask & (1 << UInt64(i)) != 0 { runList.append(r.id) }
-            return PolicyDecision(run: runList, wakeAt: wakeAt)
         }
-        return PolicyDecision(run: run, wakeAt: wakeAt)
+        if !someWaits { return PolicyDecision(runAllEligible: true, wakeAt: wakeAt) }
+        runList.removeAll(keepingCapacity: true)
+        runList.reserveCapacity(runs)
+        for (i, r) in pending.enumerated() where mask & (1 << UInt64(i)) != 0 { runList.append(r.id) }
+        return PolicyDecision(run: runList, wakeAt: wakeAt)
     }
 }
