@@ -72,7 +72,11 @@ extension DeviceSimulator {
         let updates = trace.contentUpdates[app]
         var c = appState[app].updateCursor
         let start = c
-        while c < updates.count && updates[c] <= t { c += 1 }
+        // Through the buffer: `c` starts at a stored cursor (≥ 0), so no
+        // sign test and no overflow test per update read.
+        updates.withUnsafeBufferPointer { u in
+            while c < u.count && u[c] <= t { c &+= 1 }
+        }
         appState[app].updateCursor = c
         if t > appState[app].lastFetch { appState[app].lastFetch = t }
         return c > start
