@@ -26,6 +26,11 @@ extension DeviceSimulator {
     }
 
     mutating func start(_ request: TaskRequest) {
+        // Stored first, the rest of `runningTask` at the end field by field:
+        // a whole `RunningTask` built at the end kept a copy of the request
+        // on the stack across the resubmission. Nothing reads `runningTask`
+        // before `isRunning` is set.
+        runningTask.request = request
         let app = Int(request.app)
         // Index arithmetic on small values: wrapping operators, no overflow tests.
         let slot = app &* 3 &+ Int(request.kind.rawValue)
@@ -73,8 +78,8 @@ extension DeviceSimulator {
         let natural = fails ? dataEnd : SimTime(microseconds: dataEnd.microseconds &+ roundToInt64(cpu * 1_000_000))
         let budget = request.kind == .processing ? processingBudget : refreshBudget
         let deadline = SimTime(microseconds: now.microseconds &+ budget.microseconds)
-        runningTask = RunningTask(request: request, start: now, dataEnd: dataEnd, naturalEnd: natural,
-                                  cpuSeconds: cpu, fails: fails, ledger: ledger)
+        runningTask.start = now; runningTask.dataEnd = dataEnd; runningTask.naturalEnd = natural
+        runningTask.cpuSeconds = cpu; runningTask.fails = fails; runningTask.ledger = ledger
         isRunning = true
         taskEnd = min(natural, deadline)
     }
