@@ -172,7 +172,8 @@ extension DeviceSimulator {
         guard slotWork[slot].serverLatencySigma > 0 else { return slotWork[slot].serverLatency }
         let known = memo.latencyMicros[slot].count
         if n < UInt64(known) { return SimDuration(microseconds: memo.latencyMicros[slot][Int(n)]) }
-        let latency = Self.drawServerLatency(slotWork[slot], prefix: taskDrawPrefixes[2 &* slot &+ 1], run: n)
+        let latency = Self.drawServerLatency(median: slotWork[slot].serverLatency, sigma: slotWork[slot].serverLatencySigma,
+                                             prefix: taskDrawPrefixes[2 &* slot &+ 1], run: n)
         if n == UInt64(known) { memo.latencyMicros[slot].append(latency.microseconds) }
         return latency
     }
@@ -184,12 +185,13 @@ extension DeviceSimulator {
     /// could make Swift copy the whole ~1.9 kB simulator before the call
     /// (measured +44 M instructions in a variant where the simulator was
     /// not address-only; see Docs/Performance.md).
-    static func drawServerLatency(_ work: WorkModel, prefix: UInt64, run n: UInt64) -> SimDuration {
-        let sigma = work.serverLatencySigma
+    /// The two fields it reads are passed, not the work model (which the
+    /// call copied to the stack).
+    static func drawServerLatency(median: SimDuration, sigma: Double, prefix: UInt64, run n: UInt64) -> SimDuration {
         // `random.uniform(RandomPurpose.serverLatency.rawValue, UInt64(slot), n)`.
         let u = DeviceRandom.uniform(prefix: prefix, n)
         let z = standardNormalQuantile(u)
-        let micros = min(Double(work.serverLatency.microseconds) * Foundation.exp(sigma * z), 8.64e10)
+        let micros = min(Double(median.microseconds) * Foundation.exp(sigma * z), 8.64e10)
         return SimDuration(microseconds: Int64(micros + 0.5))   // ≥ 0: rounds half up without libm
     }
 
