@@ -172,10 +172,35 @@ extension DeviceSimulator {
         guard slotWork[slot].serverLatencySigma > 0 else { return slotWork[slot].serverLatency }
         let known = memo.latencyMicros[slot].count
         if n < UInt64(known) { return SimDuration(microseconds: memo.latencyMicros[slot][Int(n)]) }
-        let latency = Self.drawServerLatency(median: slotWork[slot].serverLatency, sigma: slotWork[slot].serverLatencySigma,
-                                             prefix: taskDrawPrefixes[2 &* slot &+ 1], run: n)
-        if n == UInt64(known) { memo.latencyMicros[slot].append(latency.microseconds) }
-        return latency
+        let median = slotWork[slot].serverLatency, sigma = slotWork[slot].serverLatencySigma
+        let prefix = taskDrawPrefixes[2 &* slot &+ 1]
+        if n == UInt64(known) {
+            // The slot's next runs: drawn ahead and kept together (the values
+            // are those the runs would draw; a memo entry is a pure function
+            // of the run, so drawing early changes nothing but the cost).
+            Self.drawAhead(&memo.latencyMicros[slot], median: median, sigma: sigma, prefix: prefix, from: n)
+            return SimDuration(microseconds: memo.latencyMicros[slot][Int(n)])
+        }
+        return Self.drawServerLatency(median: median, sigma: sigma, prefix: prefix, run: n)
+    }
+
+    /// How many runs' latencies a memo miss draws (the missed run and the
+    /// next ones). Why: a miss kept one value at a time, each with the
+    /// uniqueness checks of both memo arrays and registers saved around
+    /// them in `start` (~60 instructions per latency); the latencies drawn
+    /// for runs that never happen cost less (at most 7 per slot and user).
+    static var latencyDrawAhead: UInt64 { 8 }
+
+    /// Appends the latencies of runs `n ..< n + latencyDrawAhead` to `runs`
+    /// (the memo's runs of one slot, which hold runs `0 ..< n`).
+    @inline(never)
+    static func drawAhead(_ runs: inout [Int64], median: SimDuration, sigma: Double, prefix: UInt64, from n: UInt64) {
+        var m = n
+        let end = n &+ latencyDrawAhead   // run numbers are task counts: no overflow
+        while m < end {
+            runs.append(drawServerLatency(median: median, sigma: sigma, prefix: prefix, run: m).microseconds)
+            m &+= 1
+        }
     }
 
     /// `serverLatency` drawn (no memo), from the slot's draw prefix
