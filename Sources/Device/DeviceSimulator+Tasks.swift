@@ -53,6 +53,8 @@ extension DeviceSimulator {
         // `random.uniform(RandomPurpose.taskFailure.rawValue, UInt64(slot), n)`.
         var fails = DeviceRandom.uniform(prefix: taskDrawPrefixes[2 &* slot], n)
             < slotWork[slot].failureProbability(on: state.network)
+        // Read with the fields above (one bounds check of `slotWork`).
+        var cpu = slotWork[slot].cpuSeconds
         if slotWork[slot].usesNetwork {
             if state.network.isOnline {
                 let t = radio.backgroundTransfer(at: now, shape: transferShapes[slot &* 3 &+ Int(state.network.rawValue)],
@@ -72,7 +74,6 @@ extension DeviceSimulator {
         }
         metrics.energy.promotion += ledger.promotion
         metrics.energy.active += ledger.active
-        var cpu = slotWork[slot].cpuSeconds
         if request.kind == .processing { cpu = max(0, cpu - appState[app].processingProgress) }
         // `SimDuration.seconds(cpu)`, rounded without libm (`roundToInt64`).
         let natural = fails ? dataEnd : SimTime(microseconds: dataEnd.microseconds &+ roundToInt64(cpu * 1_000_000))
