@@ -146,7 +146,9 @@ extension DeviceSimulator {
             e.energy = runningTask.ledger
             sink.record(e)
         }
-        if kind == .appRefresh && !models[app].resubmitsAtStart {
+        // Read through the buffer: `app` is a request's, which the
+        // scheduler checked against its registrations (one per model).
+        if kind == .appRefresh && !models.withUnsafeBufferPointer({ $0[app].resubmitsAtStart }) {
             resubmit(runningTask.request, run: appState[runsOf: app &* 3] &- 1)
         }
         // The app retries a failed refresh soon (replacing the request its
