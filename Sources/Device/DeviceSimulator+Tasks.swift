@@ -46,7 +46,11 @@ extension DeviceSimulator {
         delayMicros &+= now.microseconds &- request.earliestBegin.microseconds
 
         // Chain scheduling: the handler resubmits first thing (or forgets).
-        if request.kind == .appRefresh && models[app].resubmitsAtStart { resubmit(request, run: n) }
+        // The model read through the buffer: `app` is a request's, which the
+        // scheduler checked against its registrations (one per model).
+        if request.kind == .appRefresh && models.withUnsafeBufferPointer({ $0[app].resubmitsAtStart }) {
+            resubmit(request, run: n)
+        }
 
         var ledger = EnergyLedger()
         var dataEnd = now
@@ -228,7 +232,10 @@ extension DeviceSimulator {
     @inline(__always)
     mutating func resubmit(_ request: TaskRequest, run n: UInt64) {
         let a = Int(request.app)
-        let p = models[a].forgetProbability
+        // Through the buffer: `a` is a request's app (see `start`).
+        let (p, delay, network) = models.withUnsafeBufferPointer {
+            ($0[a].forgetProbability, $0[a].refreshEarliestBeginDelay, $0[a].refresh.usesNetwork)
+        }
         let forgets = p > 0 && random.uniform(RandomPurpose.forgetsToResubmit.rawValue, UInt64(request.app), n) < p
         if forgets {
             metrics.chainBreaks += 1
@@ -239,8 +246,7 @@ extension DeviceSimulator {
             }
             return
         }
-        submit(app: request.app, identifier: refreshIdentifier, earliestBegin: now + models[a].refreshEarliestBeginDelay,
-               power: false, network: models[a].refresh.usesNetwork)
+        submit(app: request.app, identifier: refreshIdentifier, earliestBegin: now + delay, power: false, network: network)
     }
 }
 
