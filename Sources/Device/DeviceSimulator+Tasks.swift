@@ -55,14 +55,20 @@ extension DeviceSimulator {
         var ledger = EnergyLedger()
         var dataEnd = now
         // `random.uniform(RandomPurpose.taskFailure.rawValue, UInt64(slot), n)`.
-        var fails = DeviceRandom.uniform(prefix: taskDrawPrefixes[2 &* slot], n)
-            < slotWork[slot].failureProbability(on: state.network)
-        // Read with the fields above (one bounds check of `slotWork`).
-        var cpu = slotWork[slot].cpuSeconds
-        if slotWork[slot].usesNetwork {
-            if state.network.isOnline {
-                let t = radio.backgroundTransfer(at: now, shape: transferShapes[slot &* 3 &+ Int(state.network.rawValue)],
-                                                 latency: serverLatency(slot: slot, run: n))
+        // The per-slot tables are read through their buffers: `slot` was
+        // checked against the app count (`appState[runsOf:]` above), and
+        // they hold 2, 1 and 3 entries per slot.
+        let network = state.network
+        let prefix = taskDrawPrefixes.withUnsafeBufferPointer { $0[2 &* slot] }
+        let (failureProbability, cpuSeconds, usesNetwork) = slotWork.withUnsafeBufferPointer {
+            ($0[slot].failureProbability(on: network), $0[slot].cpuSeconds, $0[slot].usesNetwork)
+        }
+        var fails = DeviceRandom.uniform(prefix: prefix, n) < failureProbability
+        var cpu = cpuSeconds
+        if usesNetwork {
+            if network.isOnline {
+                let shape = transferShapes.withUnsafeBufferPointer { $0[slot &* 3 &+ Int(network.rawValue)] }
+                let t = radio.backgroundTransfer(at: now, shape: shape, latency: serverLatency(slot: slot, run: n))
                 dataEnd = t.end
                 ledger = t.ledger
                 // The tail gap this transfer settled (from the previous
