@@ -133,7 +133,8 @@ extension DeviceSimulator {
                 newData = got
                 if !got || appState[app].unconsumedRefresh { metrics.wastedRefreshes &+= 1 }
                 if got { appState[app].unconsumedRefresh = true }
-                fetchResult = (got || !models[app].reportsHonestly) ? .newData : .noData
+                // The model through the buffer, as below: `app` is a request's.
+                fetchResult = (got || !models.withUnsafeBufferPointer({ $0[app].reportsHonestly })) ? .newData : .noData
             } else {
                 appState[app].processingProgress = 0
                 appState[app].lastProcessingDone = now
