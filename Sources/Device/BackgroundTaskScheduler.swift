@@ -77,7 +77,10 @@ public struct BackgroundTaskScheduler: Sendable {
                                 at now: SimTime) -> Result<TaskRequest, SubmitError> {
         let r = registration[Int(app)]
         guard identifierIndex >= 0 && identifierIndex < r.count else { return .failure(.notPermitted) }
-        let kind = kinds[Int(r.first + identifierIndex)]
+        // 0 ≤ identifierIndex < r.count and r.first + r.count ≤ kinds.count:
+        // the sum cannot overflow (`&+`, no test), and it is in range (read
+        // through the buffer, no bounds check).
+        let kind = kinds.withUnsafeBufferPointer { $0[Int(r.first &+ identifierIndex)] }
         if kind != .processing && !r.refreshEnabled { return .failure(.unavailable) }
         // The request being replaced does not count against the limit.
         var sameKind = 0

@@ -47,10 +47,14 @@ extension DeviceSimulator {
         let updates = trace.contentUpdates[app]
         let c = appState[app].updateCursor
         let stale = c < updates.count && updates[c] <= now
-        let age = stale ? (now - updates[c]).seconds : 0
-        let since = (now - appState[app].lastFetch).seconds
-        metrics.launches += 1
-        if !stale { metrics.freshLaunches += 1 }
+        // Times are far from Int64's range (`lastFetch` starts at zero,
+        // updates are trace times): wrapping subtractions (`.seconds` of the
+        // difference, as before), and the per-launch counts cannot overflow:
+        // `&-`, `&+=`, no overflow tests.
+        let age = stale ? Double(now.microseconds &- updates[c].microseconds) / 1_000_000 : 0
+        let since = Double(now.microseconds &- appState[app].lastFetch.microseconds) / 1_000_000
+        metrics.launches &+= 1
+        if !stale { metrics.freshLaunches &+= 1 }
         ageSum += age
         ages.append(age)
         sinceRefreshSum += since
@@ -72,7 +76,11 @@ extension DeviceSimulator {
         let updates = trace.contentUpdates[app]
         var c = appState[app].updateCursor
         let start = c
-        while c < updates.count && updates[c] <= t { c += 1 }
+        // Through the buffer: `c` starts at a stored cursor (≥ 0), so no
+        // sign test and no overflow test per update read.
+        updates.withUnsafeBufferPointer { u in
+            while c < u.count && u[c] <= t { c &+= 1 }
+        }
         appState[app].updateCursor = c
         if t > appState[app].lastFetch { appState[app].lastFetch = t }
         return c > start

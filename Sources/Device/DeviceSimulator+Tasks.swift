@@ -26,6 +26,11 @@ extension DeviceSimulator {
     }
 
     mutating func start(_ request: TaskRequest) {
+        // Stored first, the rest of `runningTask` at the end field by field:
+        // a whole `RunningTask` built at the end kept a copy of the request
+        // on the stack across the resubmission. Nothing reads `runningTask`
+        // before `isRunning` is set.
+        runningTask.request = request
         let app = Int(request.app)
         // Index arithmetic on small values: wrapping operators, no overflow tests.
         let slot = app &* 3 &+ Int(request.kind.rawValue)
@@ -41,17 +46,29 @@ extension DeviceSimulator {
         delayMicros &+= now.microseconds &- request.earliestBegin.microseconds
 
         // Chain scheduling: the handler resubmits first thing (or forgets).
-        if request.kind == .appRefresh && models[app].resubmitsAtStart { resubmit(request, run: n) }
+        // The model read through the buffer: `app` is a request's, which the
+        // scheduler checked against its registrations (one per model).
+        if request.kind == .appRefresh && models.withUnsafeBufferPointer({ $0[app].resubmitsAtStart }) {
+            resubmit(request, run: n)
+        }
 
         var ledger = EnergyLedger()
         var dataEnd = now
         // `random.uniform(RandomPurpose.taskFailure.rawValue, UInt64(slot), n)`.
-        var fails = DeviceRandom.uniform(prefix: taskDrawPrefixes[2 &* slot], n)
-            < slotWork[slot].failureProbability(on: state.network)
-        if slotWork[slot].usesNetwork {
-            if state.network.isOnline {
-                let t = radio.backgroundTransfer(at: now, shape: transferShapes[slot &* 3 &+ Int(state.network.rawValue)],
-                                                 latency: serverLatency(slot: slot, run: n))
+        // The per-slot tables are read through their buffers: `slot` was
+        // checked against the app count (`appState[runsOf:]` above), and
+        // they hold 2, 1 and 3 entries per slot.
+        let network = state.network
+        let prefix = taskDrawPrefixes.withUnsafeBufferPointer { $0[2 &* slot] }
+        let (failureProbability, cpuSeconds, usesNetwork) = slotWork.withUnsafeBufferPointer {
+            ($0[slot].failureProbability(on: network), $0[slot].cpuSeconds, $0[slot].usesNetwork)
+        }
+        var fails = DeviceRandom.uniform(prefix: prefix, n) < failureProbability
+        var cpu = cpuSeconds
+        if usesNetwork {
+            if network.isOnline {
+                let shape = transferShapes.withUnsafeBufferPointer { $0[slot &* 3 &+ Int(network.rawValue)] }
+                let t = radio.backgroundTransfer(at: now, shape: shape, latency: serverLatency(slot: slot, run: n))
                 dataEnd = t.end
                 ledger = t.ledger
                 // The tail gap this transfer settled (from the previous
@@ -67,14 +84,13 @@ extension DeviceSimulator {
         }
         metrics.energy.promotion += ledger.promotion
         metrics.energy.active += ledger.active
-        var cpu = slotWork[slot].cpuSeconds
         if request.kind == .processing { cpu = max(0, cpu - appState[app].processingProgress) }
         // `SimDuration.seconds(cpu)`, rounded without libm (`roundToInt64`).
         let natural = fails ? dataEnd : SimTime(microseconds: dataEnd.microseconds &+ roundToInt64(cpu * 1_000_000))
         let budget = request.kind == .processing ? processingBudget : refreshBudget
         let deadline = SimTime(microseconds: now.microseconds &+ budget.microseconds)
-        runningTask = RunningTask(request: request, start: now, dataEnd: dataEnd, naturalEnd: natural,
-                                  cpuSeconds: cpu, fails: fails, ledger: ledger)
+        runningTask.start = now; runningTask.dataEnd = dataEnd; runningTask.naturalEnd = natural
+        runningTask.cpuSeconds = cpu; runningTask.fails = fails; runningTask.ledger = ledger
         isRunning = true
         taskEnd = min(natural, deadline)
     }
@@ -88,8 +104,12 @@ extension DeviceSimulator {
         // `runningTask`, not in a copy of its ~100 bytes. It is not
         // replaced before `startNextTask` at the end.
         taskEnd = .farFuture
-        let request = runningTask.request
-        let app = Int(request.app)
+        // The request's fields too are read in place, when used: a copy of
+        // it taken here was kept (spilled) across the calls below for the
+        // report (~15 instructions per task end). `runningTask` does not
+        // change before `startNextTask`.
+        let kind = runningTask.request.kind
+        let app = Int(runningTask.request.app)
         let expired = interrupted || now < runningTask.naturalEnd
         if now < runningTask.dataEnd {
             let refund = radio.cutLastTransfer(at: now)
@@ -108,12 +128,13 @@ extension DeviceSimulator {
         switch outcome {
         case .success:
             metrics.tasksSucceeded &+= 1
-            if request.kind.refreshesContent {
+            if kind.refreshesContent {
                 let got = fetchContent(app: app, at: runningTask.dataEnd)
                 newData = got
                 if !got || appState[app].unconsumedRefresh { metrics.wastedRefreshes &+= 1 }
                 if got { appState[app].unconsumedRefresh = true }
-                fetchResult = (got || !models[app].reportsHonestly) ? .newData : .noData
+                // The model through the buffer, as below: `app` is a request's.
+                fetchResult = (got || !models.withUnsafeBufferPointer({ $0[app].reportsHonestly })) ? .newData : .noData
             } else {
                 appState[app].processingProgress = 0
                 appState[app].lastProcessingDone = now
@@ -121,32 +142,34 @@ extension DeviceSimulator {
         case .failed:
             metrics.tasksFailed += 1
             metrics.wastedEnergyJoules += runningTask.ledger.total
-            if request.kind.refreshesContent { fetchResult = models[app].reportsHonestly ? .failed : .newData }
+            if kind.refreshesContent { fetchResult = models[app].reportsHonestly ? .failed : .newData }
         case .expired:
             metrics.tasksExpired += 1
             metrics.wastedEnergyJoules += runningTask.ledger.total
-            if request.kind == .processing && models[app].checkpointsOnExpiration { appState[app].processingProgress += cpuRan }
-            if request.kind.refreshesContent { fetchResult = models[app].reportsHonestly ? .failed : .newData }
+            if kind == .processing && models[app].checkpointsOnExpiration { appState[app].processingProgress += cpuRan }
+            if kind.refreshesContent { fetchResult = models[app].reportsHonestly ? .failed : .newData }
         }
         if Sink.isEnabled {
             var e = DeviceEvent(kind: .task, time: now, device: state)
-            e.app = request.app; e.taskKind = request.kind; e.requestID = request.id
-            e.requestedAt = request.submittedAt; e.earliestBegin = request.earliestBegin
+            e.app = runningTask.request.app; e.taskKind = kind; e.requestID = runningTask.request.id
+            e.requestedAt = runningTask.request.submittedAt; e.earliestBegin = runningTask.request.earliestBegin
             e.start = runningTask.start; e.end = now; e.outcome = outcome; e.newData = newData
             e.energy = runningTask.ledger
             sink.record(e)
         }
-        if request.kind == .appRefresh && !models[app].resubmitsAtStart {
-            resubmit(request, run: appState[runsOf: app &* 3] &- 1)
+        // Read through the buffer: `app` is a request's, which the
+        // scheduler checked against its registrations (one per model).
+        if kind == .appRefresh && !models.withUnsafeBufferPointer({ $0[app].resubmitsAtStart }) {
+            resubmit(runningTask.request, run: appState[runsOf: app &* 3] &- 1)
         }
         // The app retries a failed refresh soon (replacing the request its
         // handler submitted): `AppModel.retryDelayAfterFailure`.
-        if outcome == .failed && request.kind == .appRefresh, let delay = models[app].retryDelayAfterFailure {
-            submit(app: request.app, identifier: refreshIdentifier, earliestBegin: now + delay,
+        if outcome == .failed && kind == .appRefresh, let delay = models[app].retryDelayAfterFailure {
+            submit(app: runningTask.request.app, identifier: refreshIdentifier, earliestBegin: now + delay,
                    power: false, network: models[app].refresh.usesNetwork)
         }
-        if request.kind == .legacyFetch { armLegacyFetch(app: request.app, after: now) }
-        let report = TaskReport(request: request, start: runningTask.start, end: now, outcome: outcome,
+        if kind == .legacyFetch { armLegacyFetch(app: runningTask.request.app, after: now) }
+        let report = TaskReport(request: runningTask.request, start: runningTask.start, end: now, outcome: outcome,
                                 fetchResult: fetchResult, energyJoules: runningTask.ledger.total)
         policyObserve(.taskFinished, .taskFinished(report))
         startNextTask()
@@ -163,9 +186,35 @@ extension DeviceSimulator {
         guard slotWork[slot].serverLatencySigma > 0 else { return slotWork[slot].serverLatency }
         let known = memo.latencyMicros[slot].count
         if n < UInt64(known) { return SimDuration(microseconds: memo.latencyMicros[slot][Int(n)]) }
-        let latency = Self.drawServerLatency(slotWork[slot], prefix: taskDrawPrefixes[2 &* slot &+ 1], run: n)
-        if n == UInt64(known) { memo.latencyMicros[slot].append(latency.microseconds) }
-        return latency
+        let median = slotWork[slot].serverLatency, sigma = slotWork[slot].serverLatencySigma
+        let prefix = taskDrawPrefixes[2 &* slot &+ 1]
+        if n == UInt64(known) {
+            // The slot's next runs: drawn ahead and kept together (the values
+            // are those the runs would draw; a memo entry is a pure function
+            // of the run, so drawing early changes nothing but the cost).
+            Self.drawAhead(&memo.latencyMicros[slot], median: median, sigma: sigma, prefix: prefix, from: n)
+            return SimDuration(microseconds: memo.latencyMicros[slot][Int(n)])
+        }
+        return Self.drawServerLatency(median: median, sigma: sigma, prefix: prefix, run: n)
+    }
+
+    /// How many runs' latencies a memo miss draws (the missed run and the
+    /// next ones). Why: a miss kept one value at a time, each with the
+    /// uniqueness checks of both memo arrays and registers saved around
+    /// them in `start` (~60 instructions per latency); the latencies drawn
+    /// for runs that never happen cost less (at most 7 per slot and user).
+    static var latencyDrawAhead: UInt64 { 8 }
+
+    /// Appends the latencies of runs `n ..< n + latencyDrawAhead` to `runs`
+    /// (the memo's runs of one slot, which hold runs `0 ..< n`).
+    @inline(never)
+    static func drawAhead(_ runs: inout [Int64], median: SimDuration, sigma: Double, prefix: UInt64, from n: UInt64) {
+        var m = n
+        let end = n &+ latencyDrawAhead   // run numbers are task counts: no overflow
+        while m < end {
+            runs.append(drawServerLatency(median: median, sigma: sigma, prefix: prefix, run: m).microseconds)
+            m &+= 1
+        }
     }
 
     /// `serverLatency` drawn (no memo), from the slot's draw prefix
@@ -175,12 +224,13 @@ extension DeviceSimulator {
     /// could make Swift copy the whole ~1.9 kB simulator before the call
     /// (measured +44 M instructions in a variant where the simulator was
     /// not address-only; see Docs/Performance.md).
-    static func drawServerLatency(_ work: WorkModel, prefix: UInt64, run n: UInt64) -> SimDuration {
-        let sigma = work.serverLatencySigma
+    /// The two fields it reads are passed, not the work model (which the
+    /// call copied to the stack).
+    static func drawServerLatency(median: SimDuration, sigma: Double, prefix: UInt64, run n: UInt64) -> SimDuration {
         // `random.uniform(RandomPurpose.serverLatency.rawValue, UInt64(slot), n)`.
         let u = DeviceRandom.uniform(prefix: prefix, n)
         let z = standardNormalQuantile(u)
-        let micros = min(Double(work.serverLatency.microseconds) * Foundation.exp(sigma * z), 8.64e10)
+        let micros = min(Double(median.microseconds) * Foundation.exp(sigma * z), 8.64e10)
         return SimDuration(microseconds: Int64(micros + 0.5))   // ≥ 0: rounds half up without libm
     }
 
@@ -189,7 +239,10 @@ extension DeviceSimulator {
     @inline(__always)
     mutating func resubmit(_ request: TaskRequest, run n: UInt64) {
         let a = Int(request.app)
-        let p = models[a].forgetProbability
+        // Through the buffer: `a` is a request's app (see `start`).
+        let (p, delay, network) = models.withUnsafeBufferPointer {
+            ($0[a].forgetProbability, $0[a].refreshEarliestBeginDelay, $0[a].refresh.usesNetwork)
+        }
         let forgets = p > 0 && random.uniform(RandomPurpose.forgetsToResubmit.rawValue, UInt64(request.app), n) < p
         if forgets {
             metrics.chainBreaks += 1
@@ -200,8 +253,7 @@ extension DeviceSimulator {
             }
             return
         }
-        submit(app: request.app, identifier: refreshIdentifier, earliestBegin: now + models[a].refreshEarliestBeginDelay,
-               power: false, network: models[a].refresh.usesNetwork)
+        submit(app: request.app, identifier: refreshIdentifier, earliestBegin: now + delay, power: false, network: network)
     }
 }
 

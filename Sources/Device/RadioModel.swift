@@ -246,6 +246,8 @@ public struct RadioModel: Sendable {
 
     /// Foreground network use from `start` to `end` (a session while online):
     /// the radio is up, and the tail after `end` is the foreground's.
+    /// Inlined into the simulator's session start (once per session).
+    @inline(__always)
     public mutating func foreground(from start: SimTime, to end: SimTime) {
         guard network.isOnline else { return }
         settleTail(until: start.microseconds)
