@@ -43,9 +43,42 @@ public enum PolicyConformance {
                 return !(x == y || (x.isNaN && y.isNaN))
             }
             if differs { violations.append(.init(scenario: name, problem: "not deterministic: two runs differ")) }
+            if P.planScope != nil {
+                // A planning policy: the simulator keeps its plans; asked
+                // through `decide` at every decision point instead, it must
+                // run the same simulation.
+                var asked = DeviceSimulator(trace: trace, configuration: config, policy: DecideEveryTime(base: policy),
+                                            randomKey: 0x5EED, sink: NoEventLog())
+                asked.eventLimit = eventsPerDayLimit * max(1, trace.horizon.day)
+                let c = asked.run()
+                let plansDiffer = UserMetrics.columns.contains { col in
+                    let x = col.value(a), y = col.value(c)
+                    return !(x == y || (x.isNaN && y.isNaN))
+                }
+                if plansDiffer {
+                    violations.append(.init(scenario: name, problem:
+                        "kept plans decide otherwise than `decide`: a plan reads state that changes outside `observe`, "
+                        + "or `planningScope` is narrower than what an observation changes"))
+                }
+            }
         }
         violations += checkExtremeContexts(policy)
         return violations
+    }
+
+    /// `base` behind a box that is not a planning policy, so that the
+    /// simulator calls its (derived) `decide` at every decision point
+    /// instead of keeping its plans: the reference the kept plans are
+    /// checked against.
+    struct DecideEveryTime<Base: SchedulingPolicy>: SchedulingPolicy {
+        static var needsFutureKnowledge: Bool { Base.needsFutureKnowledge }
+        static var observedKinds: ObservationKinds { Base.observedKinds }
+        static var decidesAtSessionStart: Bool { Base.decidesAtSessionStart }
+        var base: Base
+        mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {
+            base.observe(observation, context: context)
+        }
+        mutating func decide(context: PolicyContext) -> PolicyDecision { base.decide(context: context) }
     }
 
     /// Direct calls with degenerate contexts: nothing pending, dead battery,

@@ -11,16 +11,7 @@ import XCTest
 final class PlanningPathTests: XCTestCase {
     /// The policy behind a box that is not a planning policy: the simulator
     /// calls `decide` (the derived one) at every decision point.
-    struct DecideOnly<Base: SchedulingPolicy>: SchedulingPolicy {
-        static var needsFutureKnowledge: Bool { Base.needsFutureKnowledge }
-        static var observedKinds: ObservationKinds { Base.observedKinds }
-        static var decidesAtSessionStart: Bool { Base.decidesAtSessionStart }
-        var base: Base
-        mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {
-            base.observe(observation, context: context)
-        }
-        mutating func decide(context: PolicyContext) -> PolicyDecision { base.decide(context: context) }
-    }
+    typealias DecideOnly = PolicyConformance.DecideEveryTime
 
     /// A deliberately dumb planning policy whose plans change with
     /// observations of several kinds and apps: a request runs from
@@ -134,6 +125,32 @@ final class PlanningPathTests: XCTestCase {
             XCTAssertGreaterThan(planned.tasksRun, 0)
             XCTAssertEqual(planned, asked, "user \(i)")
         }
+    }
+
+    /// A planning policy whose plans depend on the last launch of *any*
+    /// app but which declares `.observedApp` (a launch of one app changes
+    /// only that app's plans): wrong, since a launch of app 0 moves app 1's
+    /// plan too. The kept plans go stale, and the conformance check says so.
+    struct AfterAnyLaunchMisdeclared: RequestPlanningPolicy {
+        static var observedKinds: ObservationKinds { .launch }
+        static var planningScope: PlanScope { .observedApp }
+        var lastLaunch = SimTime.zero
+        mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {
+            if case .launch = observation { lastLaunch = context.now }
+        }
+        func plan(for r: TaskRequest) -> RequestPlan {
+            let from = lastLaunch + .minutes(20)
+            return RequestPlan(runFrom: from, wakeAt: max(from, r.earliestBegin))
+        }
+    }
+
+    func testConformanceCheckCatchesAPlanningScopeTooNarrow() {
+        let problems = PolicyConformance.check(AfterAnyLaunchMisdeclared()).map(\.problem)
+        XCTAssertTrue(problems.contains { $0.contains("kept plans decide otherwise") }, "\(problems)")
+        XCTAssertEqual(PolicyConformance.check(AfterAnyLaunch()), [])
+        XCTAssertEqual(PolicyConformance.check(AfterOwnLaunch()), [])
+        XCTAssertEqual(PolicyConformance.check(FixedIntervalPolicy(interval: .minutes(20))), [])
+        XCTAssertEqual(PolicyConformance.check(GreedyPolicy()), [])
     }
 
     /// A planning policy behind the existential box (how the runner calls
