@@ -149,13 +149,37 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
         if Base.planScope != nil {
             return pulledAheadByPlans(run, from: first, context: context, eligibleNow: eligibleNow)
         }
+        // The usage-predictor decides ahead in place, and is then put back
+        // as it was (`decidingAhead`): no copy of its arrays to make and
+        // destroy, and no copy of those it writes. (A constant once
+        // specialised; `Base` is then that very type.)
+        if Base.self == UsagePredictorPolicy.self {
+            return withUnsafeMutablePointer(to: &base) { b in
+                b.withMemoryRebound(to: UsagePredictorPolicy.self, capacity: 1) { up in
+                    up.pointee.decidingAhead(from: context.now) { p in
+                        Self.lookahead(run, from: first, context: context, eligibleNow: eligibleNow,
+                                       window: window, decider: &p)
+                    }
+                }
+            }
+        }
+        var copy = base
+        return Self.lookahead(run, from: first, context: context, eligibleNow: eligibleNow, window: window,
+                              decider: &copy)
+    }
+
+    /// `pulledAhead`'s steps, with `decider` (a copy of the base, or the base
+    /// itself where it is put back afterwards) deciding at each.
+    @inline(__always)
+    static func lookahead<D: SchedulingPolicy>(_ run: [RequestID], from first: SimTime, context: PolicyContext,
+                                              eligibleNow: EligibilityTest, window: SimDuration,
+                                              decider copy: inout D) -> [RequestID] {
         let now = context.now
         let horizon = now + window
         // Pulled requests are appended to the base's picks in place (no
         // second array for `inner.run + pulled`).
         var run = run
         var future = context
-        var copy = base
         var w: SimTime? = first
         var steps = 0
         while let t = w, t > future.now, t <= horizon, t.day == now.day, steps < Self.maxLookahead {

@@ -347,6 +347,27 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         spent + Double(runs) * perTask <= dailyBudget
     }
 
+    /// `body` on this policy, which is then put back as it was for all but
+    /// the storage of `runList`: the lookahead of `coalescing` lets it
+    /// decide at later times of the day of `now`, right after it decided at
+    /// `now` (an equivalent of deciding on a copy, without copying it).
+    ///
+    /// Such decisions write only `plans` (the caches and `target`, which
+    /// `observe` reads) and `runList` (storage reused, contents never
+    /// read): the apps were already made room for and the day counters and
+    /// the energy day already rolled to that day, by the decision at `now`
+    /// with the same pending requests. So `plans` is put back; the first
+    /// write to it in `body` copies it, as a copy of the policy's did.
+    mutating func decidingAhead<R>(from now: SimTime, _ body: (inout Self) -> R) -> R {
+        let plans = self.plans
+        let apps = appsKnown, day = currentDay, energy = (energyDay, energyAtDayStart)
+        let result = body(&self)
+        assert(appsKnown == apps && currentDay == day && energyDay == energy.0
+               && energyAtDayStart == energy.1 && day == now.day)
+        self.plans = plans
+        return result
+    }
+
     /// Decides from `context.pending` and what was observed. Records nothing
     /// about the runs it asks for: a wrapper may drop them, the OS may
     /// refuse them, a queued one may go back to pending. Only `target`, what
