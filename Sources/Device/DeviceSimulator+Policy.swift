@@ -134,10 +134,6 @@ extension DeviceSimulator {
     /// record per request (`KeptPlan`) with no call, and what runs is found
     /// in the same walk.
     mutating func consultPlans() {
-        let startsNow = !isRunning && runQueue.isEmpty
-        let eligibility = EligibilityTest(ctx)
-        let t = eligibility.now
-        var wake = Int64.max
         // Plan what is not planned (new requests, forgotten plans).
         // Backwards: new requests are at the end, and the scan stops at the
         // last one to plan (usually the first record looked at).
@@ -146,6 +142,12 @@ extension DeviceSimulator {
             i &-= 1
             if !plans[i].isPlanned { plan(at: i) }
         }
+        // The device state is read after planning (the policy's call cannot
+        // change it): read before, its terms were kept on the stack across
+        // the call.
+        let eligibility = EligibilityTest(ctx)
+        let t = eligibility.now
+        var wake = Int64.max
         // First pass, reading only: count what runs, find the wake.
         // (Usually nothing or one request runs.)
         var runs = 0, firstRun = 0
@@ -161,29 +163,55 @@ extension DeviceSimulator {
         }
         // `Int64.max` (no wake) is `.farFuture`.
         policyWake = SimTime(microseconds: wake)
-        // Second pass: take what runs out of pending, in order; the first
-        // starts at the end of this call without passing through
-        // `runQueue` (see `consultPolicy`).
-        var first: TaskRequest? = nil
-        i = firstRun
+        guard runs > 0 else {
+            if !isRunning && !runQueue.isEmpty {
+                countWake()
+                startNextTask()
+            }
+            return
+        }
+        // Second pass: take what runs out of pending, in order. Nothing
+        // runs or waits: the first (at `firstRun`) starts at the end of
+        // this call without passing through `runQueue` (see
+        // `consultPolicy`); taken here, not kept in an optional (which
+        // copied it twice more).
+        if !isRunning && runQueue.isEmpty {
+            let request = takeRun(at: firstRun)
+            runs &-= 1
+            queueRuns(from: firstRun, runs, eligibility)
+            countWake()
+            start(request)
+        } else {
+            queueRuns(from: firstRun, runs, eligibility)
+            if !isRunning {
+                countWake()
+                startNextTask()
+            }
+        }
+    }
+
+    /// Moves the `runs` requests at or after `i` that `eligibility` allows
+    /// (per their plans) from pending to `runQueue`, in order.
+    @inline(__always)
+    mutating func queueRuns(from i: Int, _ runs: Int, _ eligibility: EligibilityTest) {
+        var i = i, runs = runs
         while runs > 0 {
             let p = plans[i]
             if eligibility.allows(shape: p.shape, app: p.app, from: p.runFrom) {
-                let request = pending.remove(at: i)
-                plans.remove(at: i)
-                if startsNow && first == nil { first = request } else { runQueue.append(request) }
+                runQueue.append(takeRun(at: i))
                 runs &-= 1
             } else {
                 i &+= 1
             }
         }
-        if let request = first {
-            countWake()
-            start(request)
-        } else if !isRunning && !runQueue.isEmpty {
-            countWake()
-            startNextTask()
-        }
+    }
+
+    /// Removes pending request `i` and its plan; returns the request.
+    @inline(__always)
+    mutating func takeRun(at i: Int) -> TaskRequest {
+        let request = pending.remove(at: i)
+        plans.remove(at: i)
+        return request
     }
 
     /// Asks the policy for `pending[i]`'s plan and keeps it.
