@@ -146,8 +146,15 @@ extension DeviceSimulator {
         // change it): read before, its terms were kept on the stack across
         // the call.
         let eligibility = EligibilityTest(ctx)
-        let t = eligibility.now
-        var wake = Int64.max
+        // The wake is the earliest plan wake after now (`t`), `Int64.max`
+        // if none. Kept as an unsigned key, `w &- (t + 1)`: the wakes after
+        // `t` map in order to [0, Int64.max − t − 1] (the last one is
+        // `Int64.max`, the key it starts from), those at or before `t` wrap
+        // above all of them, so one unsigned `min` per record does both
+        // tests (`p.wake > t && p.wake < wake`). `t` is a time of the run
+        // (0 ≤ t < horizon): `t + 1` does not overflow.
+        let t1 = eligibility.now &+ 1
+        var wakeKey = UInt64(bitPattern: Int64.max &- t1)
         // First pass, reading only: count what runs, find the wake.
         // (Usually nothing or one request runs.)
         var runs = 0, firstRun = 0
@@ -157,12 +164,12 @@ extension DeviceSimulator {
             if eligibility.allows(shape: p.shape, app: p.app, from: p.runFrom) {
                 if runs == 0 { firstRun = i }
                 runs &+= 1
-            } else if p.wake > t && p.wake < wake {
-                wake = p.wake
+            } else {
+                wakeKey = min(wakeKey, UInt64(bitPattern: p.wake &- t1))
             }
         }
         // `Int64.max` (no wake) is `.farFuture`.
-        policyWake = SimTime(microseconds: wake)
+        policyWake = SimTime(microseconds: Int64(bitPattern: wakeKey) &+ t1)
         guard runs > 0 else {
             if !isRunning && !runQueue.isEmpty {
                 countWake()
