@@ -242,24 +242,27 @@ extension DeviceSimulator {
                       wake: p.wakeAt?.microseconds ?? .max)
     }
 
-    /// Keeps `plans` in step after the scheduler changed `pending` (a
-    /// submission or a request put back): a request it replaced is gone
-    /// from the middle, the new one is at the end. Nothing else changes
-    /// `pending` but `consultPlans`, which removes from both. Inlined: it
-    /// follows nearly every task start (the resubmission).
+    /// Keeps `plans` in step after the scheduler changed `pending`: a
+    /// submission (`replaced`: where the request it replaced was, from the
+    /// scheduler's `lastReplaced`; −1 for none) or a request put back (−1;
+    /// appended, unless a replacement was pending). A replaced request is
+    /// gone from the middle, the new one is at the end. Nothing else
+    /// changes `pending` but `consultPlans`, which removes from both.
+    /// Inlined: it follows nearly every task start (the resubmission).
+    ///
+    /// Why `replaced` from the scheduler: finding it by comparing the two
+    /// lists id by id (with an index check on each) repeated the
+    /// scheduler's own search.
     @inline(__always)
-    mutating func pendingChangedByScheduler() {
+    mutating func pendingChangedByScheduler(replaced: Int) {
         guard planScope != nil else { return }
         let n = pending.count
-        if n == plans.count {
-            // Same count: unchanged, or one replaced (first differing id).
-            var k = 0
-            while k < n && plans[k].id == pending[k].id.rawValue { k &+= 1 }
-            guard k < n else { return }
-            plans.remove(at: k)
-        }
-        precondition(pending.count == plans.count + 1, "kept plans out of step with pending")
+        if replaced >= 0 { plans.remove(at: replaced) } else if n == plans.count { return }
+        precondition(n == plans.count + 1, "kept plans out of step with pending")
         plans.append(KeptPlan(unplanned: pending[n - 1]))
+        #if BGBENCH_INVARIANTS
+        for k in 0 ..< n { precondition(plans[k].id == pending[k].id.rawValue, "kept plans out of step with pending") }
+        #endif
     }
 
     /// One wake for the batch: the app(s) are launched or resumed once.
