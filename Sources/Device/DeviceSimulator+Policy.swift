@@ -269,7 +269,14 @@ extension DeviceSimulator {
     @inline(__always)
     mutating func countWake() {
         metrics.backgroundWakes += 1
-        appState[wakesIn: Int(now.timeOfDay.microseconds / SimDuration.microsecondsPerHour)] += 1
+        // The hour of the day, `now.timeOfDay / 1 h`: `now` is a time of
+        // the run (≥ 0), so the same hour in unsigned arithmetic, without
+        // the floor's sign fix-up of `timeOfDay` (a day is 24 hours).
+        #if BGBENCH_INVARIANTS
+        precondition(now.microseconds >= 0, "a wake before the start of the run")
+        #endif
+        let hour = UInt64(bitPattern: now.microseconds) / 3_600_000_000 % 24
+        appState[wakesIn: Int(hour)] += 1
         metrics.energy.wake += config.energy.wakeJoules
         if Sink.isEnabled {
             var e = DeviceEvent(kind: .wake, time: now, device: state)
