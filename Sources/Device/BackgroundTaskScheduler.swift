@@ -32,6 +32,11 @@ public struct BackgroundTaskScheduler: Sendable {
     /// Pending requests in submission order.
     public private(set) var pending: [TaskRequest] = []
     private var nextID: UInt32 = 1
+    /// Where the last successful `submit` removed the request it replaced
+    /// from `pending` (−1: it replaced none). The simulator keeps its plans
+    /// in step from it (`pendingChangedByScheduler`) instead of comparing
+    /// the two lists id by id.
+    private(set) var lastReplaced = -1
     /// `apps` flattened for `submit`: app a's identifier kinds are
     /// `kinds[registration[a].first ..< registration[a].first + registration[a].count]`.
     /// Why: `submit` runs once or twice per simulated task, and reading the
@@ -97,6 +102,7 @@ public struct BackgroundTaskScheduler: Sendable {
                                   requiresExternalPower: kind == .processing && requiresExternalPower,
                                   requiresNetworkConnectivity: requiresNetworkConnectivity, submittedAt: now)
         nextID &+= 1
+        lastReplaced = replaced
         if replaced >= 0 {
             // Remove the replaced request and append the new one, as one
             // shift of the requests after it (no remove-then-append, which

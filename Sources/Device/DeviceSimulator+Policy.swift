@@ -77,10 +77,20 @@ extension DeviceSimulator {
     }
 
     /// A decision point: ask the policy, queue what it may run, refuse the rest.
+    ///
+    /// Inlined, a dispatch: as one function, the kept plans' decision
+    /// points (most of them) went through its prologue and epilogue (the
+    /// frame of the `decide` path, ~20 instructions) before the jump to
+    /// `consultPlans`.
+    @inline(__always)
     mutating func consultPolicy() {
         // Nothing is decided at or after the end of the run.
         guard now < horizon else { return }
-        if planScope != nil { consultPlans(); return }
+        if planScope != nil { consultPlans() } else { consultDecide() }
+    }
+
+    /// A decision point of a policy that decides itself (`decide`).
+    mutating func consultDecide() {
         // Nothing runs or waits: the first request let through below starts
         // at the end of this call (`first`) without passing through
         // `runQueue`, whose append and pop (two uniqueness checks, two
@@ -134,10 +144,6 @@ extension DeviceSimulator {
     /// record per request (`KeptPlan`) with no call, and what runs is found
     /// in the same walk.
     mutating func consultPlans() {
-        let startsNow = !isRunning && runQueue.isEmpty
-        let eligibility = EligibilityTest(ctx)
-        let t = eligibility.now
-        var wake = Int64.max
         // Plan what is not planned (new requests, forgotten plans).
         // Backwards: new requests are at the end, and the scan stops at the
         // last one to plan (usually the first record looked at).
@@ -146,6 +152,19 @@ extension DeviceSimulator {
             i &-= 1
             if !plans[i].isPlanned { plan(at: i) }
         }
+        // The device state is read after planning (the policy's call cannot
+        // change it): read before, its terms were kept on the stack across
+        // the call.
+        let eligibility = EligibilityTest(ctx)
+        // The wake is the earliest plan wake after now (`t`), `Int64.max`
+        // if none. Kept as an unsigned key, `w &- (t + 1)`: the wakes after
+        // `t` map in order to [0, Int64.max − t − 1] (the last one is
+        // `Int64.max`, the key it starts from), those at or before `t` wrap
+        // above all of them, so one unsigned `min` per record does both
+        // tests (`p.wake > t && p.wake < wake`). `t` is a time of the run
+        // (0 ≤ t < horizon): `t + 1` does not overflow.
+        let t1 = eligibility.now &+ 1
+        var wakeKey = UInt64(bitPattern: Int64.max &- t1)
         // First pass, reading only: count what runs, find the wake.
         // (Usually nothing or one request runs.)
         var runs = 0, firstRun = 0
@@ -155,35 +174,61 @@ extension DeviceSimulator {
             if eligibility.allows(shape: p.shape, app: p.app, from: p.runFrom) {
                 if runs == 0 { firstRun = i }
                 runs &+= 1
-            } else if p.wake > t && p.wake < wake {
-                wake = p.wake
+            } else {
+                wakeKey = min(wakeKey, UInt64(bitPattern: p.wake &- t1))
             }
         }
         // `Int64.max` (no wake) is `.farFuture`.
-        policyWake = SimTime(microseconds: wake)
-        // Second pass: take what runs out of pending, in order; the first
-        // starts at the end of this call without passing through
-        // `runQueue` (see `consultPolicy`).
-        var first: TaskRequest? = nil
-        i = firstRun
+        policyWake = SimTime(microseconds: Int64(bitPattern: wakeKey) &+ t1)
+        guard runs > 0 else {
+            if !isRunning && !runQueue.isEmpty {
+                countWake()
+                startNextTask()
+            }
+            return
+        }
+        // Second pass: take what runs out of pending, in order. Nothing
+        // runs or waits: the first (at `firstRun`) starts at the end of
+        // this call without passing through `runQueue` (see
+        // `consultPolicy`); taken here, not kept in an optional (which
+        // copied it twice more).
+        if !isRunning && runQueue.isEmpty {
+            let request = takeRun(at: firstRun)
+            runs &-= 1
+            queueRuns(from: firstRun, runs, eligibility)
+            countWake()
+            start(request)
+        } else {
+            queueRuns(from: firstRun, runs, eligibility)
+            if !isRunning {
+                countWake()
+                startNextTask()
+            }
+        }
+    }
+
+    /// Moves the `runs` requests at or after `i` that `eligibility` allows
+    /// (per their plans) from pending to `runQueue`, in order.
+    @inline(__always)
+    mutating func queueRuns(from i: Int, _ runs: Int, _ eligibility: EligibilityTest) {
+        var i = i, runs = runs
         while runs > 0 {
             let p = plans[i]
             if eligibility.allows(shape: p.shape, app: p.app, from: p.runFrom) {
-                let request = pending.remove(at: i)
-                plans.remove(at: i)
-                if startsNow && first == nil { first = request } else { runQueue.append(request) }
+                runQueue.append(takeRun(at: i))
                 runs &-= 1
             } else {
                 i &+= 1
             }
         }
-        if let request = first {
-            countWake()
-            start(request)
-        } else if !isRunning && !runQueue.isEmpty {
-            countWake()
-            startNextTask()
-        }
+    }
+
+    /// Removes pending request `i` and its plan; returns the request.
+    @inline(__always)
+    mutating func takeRun(at i: Int) -> TaskRequest {
+        let request = pending.remove(at: i)
+        plans.remove(at: i)
+        return request
     }
 
     /// Asks the policy for `pending[i]`'s plan and keeps it.
@@ -197,31 +242,41 @@ extension DeviceSimulator {
                       wake: p.wakeAt?.microseconds ?? .max)
     }
 
-    /// Keeps `plans` in step after the scheduler changed `pending` (a
-    /// submission or a request put back): a request it replaced is gone
-    /// from the middle, the new one is at the end. Nothing else changes
-    /// `pending` but `consultPlans`, which removes from both. Inlined: it
-    /// follows nearly every task start (the resubmission).
+    /// Keeps `plans` in step after the scheduler changed `pending`: a
+    /// submission (`replaced`: where the request it replaced was, from the
+    /// scheduler's `lastReplaced`; −1 for none) or a request put back (−1;
+    /// appended, unless a replacement was pending). A replaced request is
+    /// gone from the middle, the new one is at the end. Nothing else
+    /// changes `pending` but `consultPlans`, which removes from both.
+    /// Inlined: it follows nearly every task start (the resubmission).
+    ///
+    /// Why `replaced` from the scheduler: finding it by comparing the two
+    /// lists id by id (with an index check on each) repeated the
+    /// scheduler's own search.
     @inline(__always)
-    mutating func pendingChangedByScheduler() {
+    mutating func pendingChangedByScheduler(replaced: Int) {
         guard planScope != nil else { return }
         let n = pending.count
-        if n == plans.count {
-            // Same count: unchanged, or one replaced (first differing id).
-            var k = 0
-            while k < n && plans[k].id == pending[k].id.rawValue { k &+= 1 }
-            guard k < n else { return }
-            plans.remove(at: k)
-        }
-        precondition(pending.count == plans.count + 1, "kept plans out of step with pending")
+        if replaced >= 0 { plans.remove(at: replaced) } else if n == plans.count { return }
+        precondition(n == plans.count + 1, "kept plans out of step with pending")
         plans.append(KeptPlan(unplanned: pending[n - 1]))
+        #if BGBENCH_INVARIANTS
+        for k in 0 ..< n { precondition(plans[k].id == pending[k].id.rawValue, "kept plans out of step with pending") }
+        #endif
     }
 
     /// One wake for the batch: the app(s) are launched or resumed once.
     @inline(__always)
     mutating func countWake() {
         metrics.backgroundWakes += 1
-        appState[wakesIn: Int(now.timeOfDay.microseconds / SimDuration.microsecondsPerHour)] += 1
+        // The hour of the day, `now.timeOfDay / 1 h`: `now` is a time of
+        // the run (≥ 0), so the same hour in unsigned arithmetic, without
+        // the floor's sign fix-up of `timeOfDay` (a day is 24 hours).
+        #if BGBENCH_INVARIANTS
+        precondition(now.microseconds >= 0, "a wake before the start of the run")
+        #endif
+        let hour = UInt64(bitPattern: now.microseconds) / 3_600_000_000 % 24
+        appState[wakesIn: Int(hour)] += 1
         metrics.energy.wake += config.energy.wakeJoules
         if Sink.isEnabled {
             var e = DeviceEvent(kind: .wake, time: now, device: state)

@@ -114,7 +114,7 @@ extension DeviceSimulator {
         }
         switch result {
         case .success(let r):
-            pendingChangedByScheduler()
+            pendingChangedByScheduler(replaced: scheduler.lastReplaced)
             if Sink.isEnabled {
                 var e = DeviceEvent(kind: .submitted, time: now, device: state)
                 e.app = app; e.requestID = r.id; e.taskKind = r.kind; e.requestedAt = now

@@ -17,7 +17,7 @@ extension DeviceSimulator {
             // session started): not the policy's fault, it goes back to pending.
             if OSRules.refusal(for: request, at: now, state: state) != nil {
                 withScheduler { $0.restore(request) }
-                pendingChangedByScheduler()
+                pendingChangedByScheduler(replaced: -1)   // `restore` only appends
                 continue
             }
             start(request)
