@@ -26,9 +26,10 @@ import SimCore
 ///   observation about no app — a state change, a refusal — still
 ///   changes all).
 ///
-/// `PoliciesTests` (PlanningPathTests) runs each shipped planning policy
-/// both ways — plans kept by the simulator and `decide` at every decision —
-/// and requires identical metrics.
+/// `PolicyConformance.check` runs a planning policy both ways — plans kept
+/// by the simulator and `decide` at every decision — and reports any
+/// difference; `PoliciesTests` (PlanningPathTests) does it event by event
+/// for the shipped ones.
 public protocol RequestPlanningPolicy: SchedulingPolicy {
     /// The plan for `request` given the policy's state now.
     func plan(for request: TaskRequest) -> RequestPlan
