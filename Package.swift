@@ -8,8 +8,9 @@
 //   Device      -> SimCore, Traces
 //   Policies    -> Device (and SimCore for time types)
 //   Experiments -> all of the above
-//   bgbench     -> Experiments    (the thin CLI)
-// Nothing imports Experiments or the CLI; SimCore knows nothing of statistics.
+//   BGBenchCLI  -> Experiments    (the commands, as a library)
+//   bgbench     -> BGBenchCLI     (the executable: one call)
+// Only the CLI imports Experiments; only the executable imports the CLI; SimCore knows nothing of statistics.
 import PackageDescription
 
 /// Internal invariant checks (heap order, time monotonicity, ...) compile in
@@ -27,6 +28,7 @@ let package = Package(
         .library(name: "Device", targets: ["Device"]),
         .library(name: "Policies", targets: ["Policies"]),
         .library(name: "Experiments", targets: ["Experiments"]),
+        .library(name: "BGBenchCLI", targets: ["BGBenchCLI"]),
         .executable(name: "bgbench", targets: ["bgbench"]),
     ],
     targets: [
@@ -45,7 +47,8 @@ let package = Package(
             dependencies: ["Stats", "SimCore", "Traces", "Device", "Policies"],
             swiftSettings: invariantChecks
         ),
-        .executableTarget(name: "bgbench", dependencies: ["Experiments"]),
+        .target(name: "BGBenchCLI", dependencies: ["Experiments"]),
+        .executableTarget(name: "bgbench", dependencies: ["BGBenchCLI"]),
         .executableTarget(
             name: "BGBenchmarks",
             dependencies: ["SimCore", "Stats", "Traces", "Experiments"],
