@@ -8,7 +8,7 @@
 //   Device      -> SimCore, Traces
 //   Policies    -> Device (and SimCore for time types)
 //   Experiments -> all of the above
-//   BGBenchCLI  -> Experiments    (the commands, as a library)
+//   BGBenchCLI  -> Experiments, Policies (the commands, as a library; takes a policy registry)
 //   bgbench     -> BGBenchCLI     (the executable: one call)
 // Only the CLI imports Experiments; only the executable imports the CLI; SimCore knows nothing of statistics.
 import PackageDescription
@@ -47,11 +47,11 @@ let package = Package(
             dependencies: ["Stats", "SimCore", "Traces", "Device", "Policies"],
             swiftSettings: invariantChecks
         ),
-        .target(name: "BGBenchCLI", dependencies: ["Experiments"]),
+        .target(name: "BGBenchCLI", dependencies: ["Experiments", "Policies"]),
         .executableTarget(name: "bgbench", dependencies: ["BGBenchCLI"]),
         .executableTarget(
             name: "BGBenchmarks",
-            dependencies: ["SimCore", "Stats", "Traces", "Experiments"],
+            dependencies: ["SimCore", "Stats", "Traces", "Policies", "Experiments"],
             path: "Benchmarks/BGBenchmarks"
         ),
 
@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "TracesTests", dependencies: ["Traces", "TestSupport"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "TestSupport"]),
         .testTarget(name: "PoliciesTests", dependencies: ["Policies", "Device", "TestSupport"]),
-        .testTarget(name: "ExperimentsTests", dependencies: ["Experiments", "TestSupport"]),
+        .testTarget(name: "ExperimentsTests", dependencies: ["Experiments", "Policies", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -9,6 +9,7 @@
 // read by cursor, never events (Docs/Performance.md, "How throughput is
 // measured").
 import Experiments
+import Policies
 import Foundation
 import Traces
 
@@ -65,7 +66,7 @@ private func simulationSpec(users: Int) -> ExperimentSpec {
     do {
         var text = try String(contentsOf: url, encoding: .utf8)
         text = text.replacingOccurrences(of: "\"users\": 2000, \"days\": 14", with: "\"users\": \(users), \"days\": 7")
-        let spec = try ExperimentSpec.parse(text)
+        let spec = try ExperimentSpec.parse(text, registry: .standard)
         guard case .generated(users, 7, _) = spec.world else { fatalError("default.json changed shape: update SimulationBenchmark") }
         return spec
     } catch {

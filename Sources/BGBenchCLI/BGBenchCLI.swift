@@ -1,10 +1,12 @@
 // The bgbench command line as a library, so that a researcher's own
 // executable can be the whole CLI: its `main.swift` registers its policies
-// and calls `BGBenchCLI.main()`. Kept thin: parsing and help here, every
+// and calls `BGBenchCLI.main(registry: .standard.adding(MyPolicy.registration))`
+// (Examples/CustomPolicy). Kept thin: parsing and help here, every
 // action calls into Experiments. Exit codes: 0 success, 1 a run failed,
 // 64 usage error (EX_USAGE), 65 bad input data (EX_DATAERR), 130 interrupted.
 import Experiments
 import Foundation
+import Policies
 
 /// The `bgbench` command line.
 public enum BGBenchCLI {
@@ -14,9 +16,13 @@ public enum BGBenchCLI {
         PoliciesCommand.self, TracesGenerateCommand.self, TracesStatsCommand.self,
     ]
 
-    /// Runs the command named by `arguments` (without the program name) and
-    /// exits with its status.
-    public static func main(arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
+    /// Runs the command named by `arguments` (without the program name)
+    /// with the policies of `registry`, and exits with its status. Results
+    /// name `executable` (default: this program as invoked) and the registry.
+    public static func main(registry: PolicyRegistry = .standard,
+                            executable: String = CommandLine.arguments.first ?? "bgbench",
+                            arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
+        let tool = ExperimentTool(executable: executable, registry: registry)
         let argv = arguments
         if argv.isEmpty || argv == ["--help"] || argv == ["-h"] || argv == ["help"] {
             print(topHelp(), terminator: "")
@@ -42,7 +48,7 @@ public enum BGBenchCLI {
         }
         do {
             let parsed = try command.init(parsing: &rest)
-            try parsed.run()
+            try parsed.run(tool: tool)
         } catch let error as UsageError {
             fail("\(error.message)\nSee '\(command.commandName) --help'.", code: 64)
         } catch let error as CommandFailure {

@@ -1,3 +1,4 @@
+import Experiments
 import Foundation
 
 /// One `bgbench` subcommand: its help text in the fixed layout
@@ -11,7 +12,8 @@ protocol Command {
     static var options: [(String, String)] { get }
 
     init(parsing args: inout ArgumentList) throws(UsageError)
-    func run() throws
+    /// Runs the command with `tool`'s policies; its outputs name `tool`.
+    func run(tool: ExperimentTool) throws
 }
 
 extension Command {

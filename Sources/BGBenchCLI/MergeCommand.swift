@@ -16,9 +16,9 @@ struct MergeCommand: Command {
         guard !shards.isEmpty else { throw UsageError("give the shard directories to merge") }
     }
 
-    func run() throws {
+    func run(tool: ExperimentTool) throws {
         do {
-            let runs = try ExperimentCommands.merge(shardDirectories: shards, out: out)
+            let runs = try ExperimentCommands.merge(shardDirectories: shards, out: out, tool: tool)
             print("merged \(shards.count) shards (\(runs) runs) into \(out)")
         } catch let e as ExperimentCommands.MergeError {
             throw CommandFailure.badInput(e.message)
@@ -41,8 +41,8 @@ struct ReportCommand: Command {
         directory = rest[0]
     }
 
-    func run() throws {
-        try ExperimentCommands.report(directory: directory)
+    func run(tool: ExperimentTool) throws {
+        try ExperimentCommands.report(directory: directory, tool: tool)
         print("re-rendered \(directory)/report.md")
     }
 }
@@ -62,7 +62,9 @@ struct ValidateCommand: Command {
         spec = rest[0]
     }
 
-    func run() throws { print(try ExperimentCommands.validate(specPath: spec)) }
+    func run(tool: ExperimentTool) throws {
+        print(try ExperimentCommands.validate(specPath: spec, registry: tool.registry))
+    }
 }
 
 struct PoliciesCommand: Command {
@@ -75,5 +77,7 @@ struct PoliciesCommand: Command {
         guard try args.positionals().isEmpty else { throw UsageError("policies takes no arguments") }
     }
 
-    func run() throws { print(ExperimentCommands.policyListing(), terminator: "") }
+    func run(tool: ExperimentTool) throws {
+        print(ExperimentCommands.policyListing(registry: tool.registry), terminator: "")
+    }
 }

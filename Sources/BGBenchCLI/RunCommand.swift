@@ -36,13 +36,13 @@ struct RunCommand: Command {
         spec = rest[0]
     }
 
-    func run() throws {
+    func run(tool: ExperimentTool) throws {
         let stop = Interrupt.install()
         let progress = ProgressReporter(enabled: !quiet && isatty(STDERR_FILENO) == 1)
         let result = try ExperimentCommands.run(.init(
             specPath: spec, out: out, threads: threads, shard: shard, events: events,
             progress: { progress.update(done: $0, total: $1) },
-            shouldStop: { stop.isSet }))
+            shouldStop: { stop.isSet }), tool: tool)
         progress.finish()
         switch result {
         case let .completed(dir, runs, wall):

@@ -24,7 +24,7 @@ struct TracesGenerateCommand: Command {
         self.users = users; self.days = days; self.seed = seed; self.out = out
     }
 
-    func run() throws {
+    func run(tool _: ExperimentTool) throws {
         print(try TraceCommands.generate(users: users, days: days, seed: seed, out: URL(fileURLWithPath: out)))
     }
 }
@@ -44,7 +44,7 @@ struct TracesStatsCommand: Command {
         directory = rest[0]
     }
 
-    func run() throws {
+    func run(tool _: ExperimentTool) throws {
         print(try TraceCommands.stats(directory: URL(fileURLWithPath: directory)), terminator: "")
     }
 }

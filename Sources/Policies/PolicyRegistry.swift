@@ -16,6 +16,9 @@ public struct PolicyParameter: Sendable {
         case duration
         /// A JSON number, within `range`.
         case number
+        /// A non-empty JSON array of strings (an argv: `["python3", "p.py"]`).
+        /// In a spec grid, a list of such arrays is the axis.
+        case stringList
     }
     public var name: String
     public var kind: Kind
@@ -36,6 +39,26 @@ public struct PolicyParameter: Sendable {
 /// Parameter values after validation (defaults filled in).
 public struct PolicyParameterValues: Sendable {
     var values: [String: ParameterValue]
+    /// Parameters the descriptor does not declare, for one that accepts
+    /// them (``PolicyDescriptor/acceptsOtherParameters``), by name.
+    public var others: [String: ParameterValue] = [:]
+    /// Where a policy's make closure hands over what must be cleaned up
+    /// after the run (``PolicyResource``); nil when nobody collects.
+    var collector: PolicyResourceCollector?
+
+    /// Hands `resource` to whoever runs the policy: the runner lets it
+    /// watch for interruption, asks it for a failure after the run and
+    /// shuts it down on every path.
+    public func own(_ resource: any PolicyResource) { collector?.add(resource) }
+
+    /// The string-list parameter `name` (validated).
+    public func strings(_ name: String) -> [String] {
+        guard case .array(let a) = values[name] else { preconditionFailure("parameter \(name) was not validated as a string list") }
+        return a.map { v in
+            guard case .string(let s) = v else { preconditionFailure("parameter \(name) was not validated as a string list") }
+            return s
+        }
+    }
     /// The duration parameter `name` (validated).
     public func duration(_ name: String) -> SimDuration {
         guard case .string(let s) = values[name], let d = try? SimDuration(parsing: s) else {
@@ -57,20 +80,29 @@ public struct PolicyDescriptor: Sendable {
     public var parameters: [PolicyParameter]
     /// Wrappers take a `base` policy.
     public var isWrapper: Bool
+    /// Parameters it does not declare are accepted and handed to `make` in
+    /// ``PolicyParameterValues/others`` (the `external` policy passes them
+    /// to its decision process) instead of being rejected.
+    public var acceptsOtherParameters: Bool
     public var make: @Sendable (PolicyParameterValues, (any SchedulingPolicy)?) -> any SchedulingPolicy
 
     public init(name: String, summary: String, parameters: [PolicyParameter] = [], isWrapper: Bool = false,
+                acceptsOtherParameters: Bool = false,
                 make: @escaping @Sendable (PolicyParameterValues, (any SchedulingPolicy)?) -> any SchedulingPolicy) {
         self.name = name
         self.summary = summary
         self.parameters = parameters
         self.isWrapper = isWrapper
+        self.acceptsOtherParameters = acceptsOtherParameters
         self.make = make
     }
 }
 
 /// Policies by name. `PolicyRegistry.standard` holds the built-in ones; a
-/// researcher adds theirs with `register(_:)` (no change to the core).
+/// researcher's executable extends it with its own, e.g.
+/// `PolicyRegistry.standard.adding(MyPolicy.registration)`, and hands it to
+/// `BGBenchCLI.main(registry:)` (no change to the core). Every command and
+/// the Experiments layer use the registry they are given, never a global.
 public struct PolicyRegistry: Sendable {
     public private(set) var descriptors: [PolicyDescriptor] = []
 
@@ -84,19 +116,83 @@ public struct PolicyRegistry: Sendable {
         descriptors.append(descriptor)
     }
 
+    /// This registry with `descriptors` added (a descriptor replaces one
+    /// of the same name): how a researcher's executable extends the standard one.
+    public func adding(_ descriptors: PolicyDescriptor...) -> PolicyRegistry {
+        var r = self
+        for d in descriptors { r.register(d) }
+        return r
+    }
+
     public func descriptor(named name: String) -> PolicyDescriptor? { descriptors.first { $0.name == name } }
+
+    /// Policy names in registration order.
+    public var names: [String] { descriptors.map(\.name) }
+
+    /// What identifies this registry in a run's manifest and report: FNV-1a
+    /// (16 hex digits) over every policy's name, kind and parameters with
+    /// their defaults. Two executables with the same fingerprint accept the
+    /// same specs with the same defaults; the code behind a name is not
+    /// hashed (the manifest's executable names that).
+    public var fingerprint: String {
+        var text = ""
+        for d in descriptors.sorted(by: { $0.name < $1.name }) {
+            text += d.name + (d.isWrapper ? "(wrapper)" : "") + ":"
+            for p in d.parameters { text += "\(p.name)=\(p.kind.rawValue):\(p.defaultValue);" }
+            text += "\n"
+        }
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for b in text.utf8 {
+            h ^= UInt64(b)
+            h = h &* 0x0000_0100_0000_01B3
+        }
+        let hex = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// The names of this registry's policies that `other` does not have
+    /// (a researcher's additions to the standard registry).
+    public func names(notIn other: PolicyRegistry) -> [String] {
+        names.filter { other.descriptor(named: $0) == nil }
+    }
 
     /// Builds the policy a configuration names, validating every parameter.
     public func make(_ config: PolicyConfiguration, path: String = "policy") throws(PolicyConfigurationError) -> any SchedulingPolicy {
+        try make(config, path: path, collector: nil)
+    }
+
+    /// Builds the policy and returns with it what its make closures handed
+    /// over for cleanup (``PolicyResource``: e.g. the `external` policy's
+    /// decision processes). The caller must ``PolicyResource/shutDown()``
+    /// every one of them, whatever happens.
+    public func makeOwningResources(_ config: PolicyConfiguration, path: String = "policy")
+        throws(PolicyConfigurationError) -> (policy: any SchedulingPolicy, resources: [any PolicyResource]) {
+        let collector = PolicyResourceCollector()
+        do {
+            let policy = try make(config, path: path, collector: collector)
+            return (policy, collector.resources)
+        } catch {
+            for r in collector.resources { r.shutDown() }
+            throw error
+        }
+    }
+
+    private func make(_ config: PolicyConfiguration, path: String,
+                      collector: PolicyResourceCollector?) throws(PolicyConfigurationError) -> any SchedulingPolicy {
         guard let d = descriptor(named: config.name) else {
             throw PolicyConfigurationError(path: path + ".name",
                 message: "unknown policy \"\(config.name)\"; known: \(descriptors.map(\.name).sorted().joined(separator: ", "))")
         }
         var values: [String: ParameterValue] = [:]
+        var others: [String: ParameterValue] = [:]
         for p in d.parameters { values[p.name] = p.defaultValue }
         for (key, value) in config.params.sorted(by: { $0.key < $1.key }) {
             let at = path + ".params." + key
             guard let p = d.parameters.first(where: { $0.name == key }) else {
+                if d.acceptsOtherParameters {
+                    others[key] = value
+                    continue
+                }
                 let known = d.parameters.map(\.name)
                 throw PolicyConfigurationError(path: at, message: "unknown parameter of \(d.name)"
                     + (known.isEmpty ? " (it takes none)" : "; expected one of \(known.joined(separator: ", "))"))
@@ -117,6 +213,14 @@ public struct PolicyRegistry: Sendable {
                 }
             case (.number, _):
                 throw PolicyConfigurationError(path: at, message: "expected a number, got \(value)")
+            case (.stringList, .array(let items)) where !items.isEmpty:
+                for (i, item) in items.enumerated() {
+                    guard case .string = item else {
+                        throw PolicyConfigurationError(path: "\(at)[\(i)]", message: "expected a string, got \(item)")
+                    }
+                }
+            case (.stringList, _):
+                throw PolicyConfigurationError(path: at, message: "expected a non-empty array of strings such as [\"python3\", \"policy.py\"], got \(value)")
             }
             values[key] = value
         }
@@ -125,11 +229,11 @@ public struct PolicyRegistry: Sendable {
             guard let b = config.base else {
                 throw PolicyConfigurationError(path: path + ".base", message: "\(d.name) wraps a policy: give it a base")
             }
-            base = try make(b, path: path + ".base")
+            base = try make(b, path: path + ".base", collector: collector)
         } else if config.base != nil {
             throw PolicyConfigurationError(path: path + ".base", message: "\(d.name) does not wrap a policy")
         }
-        return d.make(PolicyParameterValues(values: values), base)
+        return d.make(PolicyParameterValues(values: values, others: others, collector: collector), base)
     }
 
     /// Every policy with its parameters, defaults and one line on what it
@@ -144,6 +248,7 @@ public struct PolicyRegistry: Sendable {
                 let def = "default \(p.defaultValue)".padding(18)
                 out += "    \(name)\(kind)\(def)\(p.summary)\n"
             }
+            if d.acceptsOtherParameters { out += "    \("(others)".padding(16))\("any".padding(9))\("".padding(18))passed through to the policy unchanged\n" }
             if d.isWrapper { out += "    \("base".padding(16))\("policy".padding(9))\("required".padding(18))the policy it wraps\n" }
             if d.parameters.isEmpty && !d.isWrapper { out += "    (no parameters)\n" }
         }
@@ -156,6 +261,3 @@ extension String {
         count >= width ? self + " " : self + String(repeating: " ", count: width - count)
     }
 }
-
-/// The listing of the standard registry (for `bgbench policies`).
-public func policyListing() -> String { PolicyRegistry.standard.listing() }

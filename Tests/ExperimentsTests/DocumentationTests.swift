@@ -24,7 +24,7 @@ final class DocumentationTests: XCTestCase {
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".json") }
         XCTAssertTrue(Set(files).isSuperset(of: ["smoke.json", "default.json", "scale.json"]))
         for f in files {
-            let spec = try ExperimentSpec.load(path: dir.appendingPathComponent(f).path)
+            let spec = try ExperimentSpec.load(path: dir.appendingPathComponent(f).path, registry: .standard)
             XCTAssertEqual(spec.name + ".json", f)
         }
     }

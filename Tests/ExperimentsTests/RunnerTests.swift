@@ -33,7 +33,7 @@ final class RunnerTests: XCTestCase {
 
     func run(out: String, threads: Int, shard: Shard? = nil, events: Bool = false) throws -> ExperimentCommands.RunResult {
         try ExperimentCommands.run(.init(specPath: dir.path("tiny.json"), out: dir.path(out), threads: threads,
-                                         shard: shard, events: events))
+                                         shard: shard, events: events), tool: .standard)
     }
 
     func read(_ out: String, _ file: String) throws -> String {
@@ -57,7 +57,7 @@ final class RunnerTests: XCTestCase {
     func testShardsMergeIntoExactlyTheUnshardedBytes() throws {
         _ = try run(out: "whole", threads: 2, events: true)
         for i in 0..<3 { _ = try run(out: "s\(i)", threads: 1, shard: Shard(index: i, count: 3), events: true) }
-        _ = try ExperimentCommands.merge(shardDirectories: (0..<3).map { dir.path("s\($0)") }, out: dir.path("merged"))
+        _ = try ExperimentCommands.merge(shardDirectories: (0..<3).map { dir.path("s\($0)") }, out: dir.path("merged"), tool: .standard)
         for f in Self.deterministicFiles {
             XCTAssertEqual(try read("whole", f), try read("merged", f), f)
         }
@@ -71,7 +71,7 @@ final class RunnerTests: XCTestCase {
         XCTAssertEqual(try run(out: "s0", threads: 1, shard: Shard(index: 0, count: 2)), .skipped(directory: dir.path("s0")))
         let after = try FileManager.default.attributesOfItem(atPath: marker)[.modificationDate] as! Date
         XCTAssertEqual(before, after)
-        XCTAssertThrowsError(try ExperimentCommands.merge(shardDirectories: [dir.path("s0")], out: dir.path("m"))) { error in
+        XCTAssertThrowsError(try ExperimentCommands.merge(shardDirectories: [dir.path("s0")], out: dir.path("m"), tool: .standard)) { error in
             XCTAssertTrue("\(error)".contains("shards 1/2 missing"), "\(error)")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("m")))
@@ -82,7 +82,7 @@ final class RunnerTests: XCTestCase {
         try Self.spec.replacingOccurrences(of: "\"seed\": 11", with: "\"seed\": 12")
             .write(toFile: dir.path("tiny.json"), atomically: true, encoding: .utf8)
         _ = try run(out: "s1", threads: 1, shard: Shard(index: 1, count: 2))
-        XCTAssertThrowsError(try ExperimentCommands.merge(shardDirectories: [dir.path("s0"), dir.path("s1")], out: dir.path("m"))) { error in
+        XCTAssertThrowsError(try ExperimentCommands.merge(shardDirectories: [dir.path("s0"), dir.path("s1")], out: dir.path("m"), tool: .standard)) { error in
             XCTAssertTrue("\(error)".contains("seed 12 vs 11"), "\(error)")
         }
     }
@@ -129,7 +129,7 @@ final class RunnerTests: XCTestCase {
         let result = try ExperimentCommands.run(.init(
             specPath: dir.path("tiny.json"), out: dir.path("stopped"), threads: 2,
             progress: { done, _ in finished.withLock { $0 = done } },
-            shouldStop: { finished.withLock { $0 } >= 3 }))
+            shouldStop: { finished.withLock { $0 } >= 3 }), tool: .standard)
         XCTAssertEqual(result, .interrupted)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("stopped")))
     }
@@ -155,7 +155,7 @@ final class RunnerTests: XCTestCase {
         let original = try read("w", "report.md")
         try FileManager.default.removeItem(atPath: dir.path("w") + "/report.md")
         try FileManager.default.removeItem(atPath: dir.path("w") + "/summary.csv")
-        try ExperimentCommands.report(directory: dir.path("w"))
+        try ExperimentCommands.report(directory: dir.path("w"), tool: .standard)
         XCTAssertEqual(try read("w", "report.md"), original)
         XCTAssertTrue(original.contains("Which policy gives the freshest launches"))
     }

@@ -12,7 +12,7 @@ final class SpecTests: XCTestCase {
     """
 
     func testValidSpecExpandsGrid() throws {
-        let spec = try ExperimentSpec.parse(Self.valid)
+        let spec = try ExperimentSpec.parse(Self.valid, registry: .standard)
         XCTAssertEqual(spec.configurations.map(\.label), ["never", "fixed-interval interval=15m", "fixed-interval interval=1h"])
         XCTAssertEqual(spec.baseline, 0)
         XCTAssertEqual(spec.replications, 1)
@@ -23,7 +23,7 @@ final class SpecTests: XCTestCase {
         {"name": "t", "seed": 1, "population": {"users": 1, "days": 1},
          "policies": [{"name": "exponential-backoff", "params": {"cap": ["1h", "5h"]},
                        "base": {"name": "coalescing", "params": {"window": ["5m", "15m"]}, "base": {"name": "usage-predictor"}}}]}
-        """)
+        """, registry: .standard)
         XCTAssertEqual(spec.configurations.map(\.label), [
             "exponential-backoff(coalescing(usage-predictor)) cap=1h window=5m",
             "exponential-backoff(coalescing(usage-predictor)) cap=1h window=15m",
@@ -69,7 +69,7 @@ final class SpecTests: XCTestCase {
 
     func testBadSpecsNameTheirPath() {
         for (text, path, fragment) in Self.bad {
-            XCTAssertThrowsError(try ExperimentSpec.parse(text), text) { error in
+            XCTAssertThrowsError(try ExperimentSpec.parse(text, registry: .standard), text) { error in
                 guard let e = error as? SpecError else { return XCTFail("\(error)") }
                 XCTAssertTrue(e.path.hasPrefix(path), "\(text)\n→ \(e)")
                 XCTAssertTrue(e.message.contains(fragment), "\(text)\n→ \(e)")
@@ -83,7 +83,7 @@ final class SpecTests: XCTestCase {
         for (i, (text, _, _)) in Self.bad.enumerated() {
             let spec = dir.path("bad\(i).json")
             try text.write(toFile: spec, atomically: true, encoding: .utf8)
-            XCTAssertThrowsError(try ExperimentCommands.run(.init(specPath: spec, out: dir.path("out\(i)"), threads: 1))) { error in
+            XCTAssertThrowsError(try ExperimentCommands.run(.init(specPath: spec, out: dir.path("out\(i)"), threads: 1), tool: .standard)) { error in
                 XCTAssertTrue("\(error)".hasPrefix(spec), "error should name the file: \(error)")
             }
             XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("out\(i)")))
@@ -96,11 +96,11 @@ final class SpecTests: XCTestCase {
         _ = try TraceCommands.generate(users: 3, days: 1, seed: 4, out: URL(fileURLWithPath: dir.path("traces")))
         try #"{"name": "t", "seed": 1, "traces": "traces", "policies": [{"name": "never"}, {"name": "greedy"}]}"#
             .write(toFile: dir.path("spec.json"), atomically: true, encoding: .utf8)
-        let result = try ExperimentCommands.run(.init(specPath: dir.path("spec.json"), out: dir.path("out"), threads: 2))
+        let result = try ExperimentCommands.run(.init(specPath: dir.path("spec.json"), out: dir.path("out"), threads: 2), tool: .standard)
         XCTAssertEqual(result.withoutTime, .completed(directory: dir.path("out"), runs: 6, wallSeconds: 0))
         // A malformed trace set fails with file and line, and writes nothing.
         try "user,start_us,end_us,app\n0,5,3,0\n".write(toFile: dir.path("traces/sessions.csv"), atomically: true, encoding: .utf8)
-        XCTAssertThrowsError(try ExperimentCommands.run(.init(specPath: dir.path("spec.json"), out: dir.path("out2"), threads: 1))) { error in
+        XCTAssertThrowsError(try ExperimentCommands.run(.init(specPath: dir.path("spec.json"), out: dir.path("out2"), threads: 1), tool: .standard)) { error in
             XCTAssertTrue("\(error)".contains("sessions.csv:2"), "\(error)")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("out2")))

@@ -40,7 +40,7 @@ final class RegistryTests: XCTestCase {
     }
 
     func testListingNamesEveryPolicyAndParameter() {
-        let text = policyListing()
+        let text = PolicyRegistry.standard.listing()
         for d in PolicyRegistry.standard.descriptors {
             XCTAssertTrue(text.contains(d.name))
             for p in d.parameters { XCTAssertTrue(text.contains(p.name) && text.contains("default \(p.defaultValue)")) }

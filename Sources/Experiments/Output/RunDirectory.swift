@@ -13,7 +13,7 @@ import Foundation
 public enum RunDirectory {
     /// Everything of a full (unsharded or merged) result except the manifest.
     public static func writeFull(results: ResultSet, wakes: WakesByHour, events: String?, spec: ExperimentSpec,
-                                 specPath: String, to directory: String,
+                                 specPath: String, producedBy provenance: RunProvenance, to directory: String,
                                  eventsPresent: Bool? = nil) throws(OutputError) {
         try AtomicFile.makeDirectory(directory)
         let sorted = results.sorted()
@@ -28,22 +28,25 @@ public enum RunDirectory {
         if let events { try AtomicFile.write(events, to: path("events.csv")) }
         let userDays = WakesByHour.userDays(sorted)
         try AtomicFile.write(wakes.csv(userDays: userDays), to: path("wakes_by_hour.csv"))
-        let report = ReportWriter(spec: spec, specPath: specPath, results: sorted,
+        let report = ReportWriter(spec: spec, specPath: specPath, provenance: provenance, results: sorted,
                                   summaries: summaries, comparisons: comparisons, efficiency: efficiency)
         try AtomicFile.write(report.freshnessEnergySVG(), to: path("freshness_vs_energy.svg"))
         try AtomicFile.write(report.wakesByHourSVG(wakes, userDays: userDays), to: path("wakes_by_hour.svg"))
         try AtomicFile.write(report.markdown(hasEvents: eventsPresent ?? (events != nil)), to: path("report.md"))
     }
 
-    /// `manifest.json`: version, toolchain, the spec as written, seed,
-    /// threads, shard and wall time. The one output that differs between
-    /// runs of the same spec (wall time, threads), so it is written apart.
-    public static func writeManifest(spec: ExperimentSpec, specPath: String, threads: Int, shards: [Shard],
+    /// `manifest.json`: version, toolchain, the executable and policy
+    /// registry that produced it, the spec as written, seed, threads, shard
+    /// and wall time. The one output that differs between runs of the same
+    /// spec (wall time, threads), so it is written apart.
+    public static func writeManifest(spec: ExperimentSpec, specPath: String, producedBy provenance: RunProvenance,
+                                     threads: Int, shards: [Shard],
                                      wallSeconds: Double, runs: Int, to directory: String) throws(OutputError) {
         let manifest = JSONValue.object([
             ("tool", .string("bgbench")),
             ("version", .string(BGBenchVersion.current)),
             ("toolchain", .string(BGBenchVersion.toolchain)),
+        ] + provenance.jsonFields + [
             ("spec_path", .string(specPath)),
             ("seed", .number(Double(spec.seed))),
             ("threads", .number(Double(threads))),

@@ -56,6 +56,8 @@ struct ShardMarker: Equatable {
     var spec: JSONValue
     /// The spec path as given to `run`, repeated in the merged report.
     var specPath: String
+    /// The executable and registry that ran the shard (nil: an older marker).
+    var provenance: RunProvenance?
 
     func json() -> JSONValue {
         .object([
@@ -70,6 +72,7 @@ struct ShardMarker: Equatable {
             ("end_item", .number(Double(items.upperBound))),
             ("total_items", .number(Double(totalItems))),
             ("spec_path", .string(specPath)),
+        ] + (provenance?.jsonFields ?? []) + [
             ("spec", spec),
         ])
     }
@@ -83,7 +86,8 @@ struct ShardMarker: Equatable {
         do {
             let node = JSONNode(try JSONParser.parse(text))
             let f = try node.object(knownKeys: ["version", "spec_name", "spec_hash", "seed", "events", "shard_index",
-                                                "shard_count", "first_item", "end_item", "total_items", "spec_path", "spec"])
+                                                "shard_count", "first_item", "end_item", "total_items", "spec_path", "spec",
+                                                "executable", "registry"])
             func need(_ k: String) throws(SpecError) -> JSONNode {
                 guard let v = f[k] else { throw node.error("missing \"\(k)\"") }
                 return v
@@ -97,7 +101,7 @@ struct ShardMarker: Equatable {
             let first = try need("first_item").int(in: 0...Int.max), end = try need("end_item").int(in: first...Int.max)
             return ShardMarker(identity: identity, shard: Shard(index: index, count: count), items: first..<end,
                                totalItems: try need("total_items").int(in: 0...Int.max), spec: try need("spec").value,
-                               specPath: try need("spec_path").string())
+                               specPath: try need("spec_path").string(), provenance: RunProvenance(json: node.value))
         } catch let e as JSONSyntaxError {
             throw InputFileError(file: path, line: e.line, message: e.message)
         } catch let e as SpecError {

@@ -7,6 +7,8 @@ import Stats
 struct ReportWriter {
     let spec: ExperimentSpec
     let specPath: String
+    /// The executable and registry that produced the run (the "Reproduce" line).
+    let provenance: RunProvenance
     let results: ResultSet
     let summaries: [SummaryRow]
     let comparisons: [ComparisonRow]
@@ -52,7 +54,7 @@ struct ReportWriter {
     /// The frontier among realisable configurations only: without the
     /// bounds that see the future (the oracle dominates almost everything).
     private var realisableFrontier: Set<String> {
-        let bounds = Set(spec.configurations.filter(\.seesFuture).map(\.label))
+        let bounds = Set(spec.configurations.filter { spec.seesFuture($0) }.map(\.label))
         return frontier(of: points.filter { !bounds.contains($0.label) })
     }
 
@@ -108,7 +110,7 @@ struct ReportWriter {
         }
         s += "- Seed \(spec.seed), \(spec.replications) replication\(spec.replications == 1 ? "" : "s"); every configuration simulates the same users (common random numbers), so comparisons are paired by user.\n"
         s += "- \(labels.count) configurations; baseline for comparisons: `\(baseline)`.\n"
-        s += "- Reproduce: `bgbench run \(specPath)` (bgbench \(BGBenchVersion.current)); the spec is echoed in `manifest.json`.\n\n"
+        s += "- Reproduce: `\(provenance.executable) run \(specPath)` (bgbench \(BGBenchVersion.current), policy registry \(provenance.registryFingerprint): \(provenance.policies.joined(separator: ", "))); the spec is echoed in `manifest.json`.\n\n"
         return s
     }
 
@@ -129,7 +131,7 @@ struct ReportWriter {
             s += "- Cheapest configuration not measurably less fresh than it: `\(comparable.label)`, ratio \(ci(comparable.fresh, 3)) at \(ci(comparable.energy, 1, scale: 1 / d)) J per user-day.\n"
         }
         // Marginal efficiency: fewest extra joules per extra fresh launch.
-        let bounds = Set(spec.configurations.filter(\.seesFuture).map(\.label))
+        let bounds = Set(spec.configurations.filter { spec.seesFuture($0) }.map(\.label))
         let efficient = efficiency.filter { $0.configuration != baseline && $0.extraFreshLaunches > 0 && $0.interval.estimate.isFinite }
             .sorted { $0.interval.estimate < $1.interval.estimate }
         func describe(_ e: EfficiencyRow) -> String {
@@ -216,7 +218,7 @@ struct ReportWriter {
         s += "- `efficiency.csv`: extra joules per extra fresh launch against the baseline, with a bootstrap CI.\n"
         s += "- `wakes_by_hour.csv`: background wakes by hour of day per configuration (total and per user-day).\n"
         if hasEvents { s += "- `events.csv`: every launch, content update, task run and device-state change.\n" }
-        s += "- `manifest.json`: version, toolchain, spec, seed, threads, wall time.\n"
+        s += "- `manifest.json`: version, toolchain, executable and policy registry, spec, seed, threads, wall time.\n"
         return s
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Policies
 
 /// The actions behind `bgbench run`, `merge`, `report` and `validate`, with
 /// arguments already parsed. The CLI only parses and prints.
@@ -33,8 +34,10 @@ public enum ExperimentCommands {
     /// Default output directory for a spec: `Reports/<name>`.
     public static func defaultOutput(for spec: ExperimentSpec) -> String { "Reports/\(spec.name)" }
 
-    public static func run(_ o: RunOptions) throws -> RunResult {
-        let spec = try ExperimentSpec.load(path: o.specPath)
+    /// Runs a spec with `tool`'s policies; the result names `tool`.
+    public static func run(_ o: RunOptions, tool: ExperimentTool) throws -> RunResult {
+        let spec = try ExperimentSpec.load(path: o.specPath, registry: tool.registry)
+        let provenance = RunProvenance(tool)
         let out = o.out ?? defaultOutput(for: spec)
         let identity = spec.identity(events: o.events)
         if let shard = o.shard, let marker = try ShardMarker.read(directory: out),
@@ -45,17 +48,23 @@ public enum ExperimentCommands {
         let start = Date()
         guard let output = runner.run(shard: o.shard ?? .whole, threads: o.threads, events: o.events,
                                       shouldStop: o.shouldStop, progress: o.progress)
-        else { return .interrupted }
+        else {
+            // A failed policy stopped the run: its error, not "interrupted".
+            if let failure = runner.policyFailure { throw failure }
+            return .interrupted
+        }
         let wall = Date().timeIntervalSince(start)
         if let shard = o.shard {
             let marker = ShardMarker(identity: identity, shard: shard, items: shard.items(of: runner.itemCount),
-                                     totalItems: runner.itemCount, spec: spec.source, specPath: o.specPath)
+                                     totalItems: runner.itemCount, spec: spec.source, specPath: o.specPath,
+                                     provenance: provenance)
             try RunDirectory.writeShard(results: output.results, wakes: output.wakesByHour, events: output.events,
                                         marker: marker, to: out)
         } else {
             try RunDirectory.writeFull(results: output.results, wakes: output.wakesByHour, events: output.events,
-                                       spec: spec, specPath: o.specPath, to: out)
-            try RunDirectory.writeManifest(spec: spec, specPath: o.specPath, threads: o.threads, shards: [.whole],
+                                       spec: spec, specPath: o.specPath, producedBy: provenance, to: out)
+            try RunDirectory.writeManifest(spec: spec, specPath: o.specPath, producedBy: provenance,
+                                           threads: o.threads, shards: [.whole],
                                            wallSeconds: wall, runs: output.results.rowCount, to: out)
         }
         return .completed(directory: out, runs: output.results.rowCount, wallSeconds: wall)
@@ -67,8 +76,11 @@ public enum ExperimentCommands {
         public var description: String { message }
     }
 
-    /// Combines complete shards into exactly the files an unsharded run writes.
-    public static func merge(shardDirectories: [String], out: String, specPath: String? = nil) throws -> Int {
+    /// Combines complete shards into exactly the files an unsharded run
+    /// writes. The spec is read with `tool`'s policies; the result names the
+    /// executable and registry that ran the shards (all must agree).
+    public static func merge(shardDirectories: [String], out: String, specPath: String? = nil,
+                             tool: ExperimentTool) throws -> Int {
         guard !shardDirectories.isEmpty else { throw MergeError(message: "no shard directories given") }
         var markers: [(dir: String, marker: ShardMarker)] = []
         var missing: [String] = []
@@ -88,6 +100,9 @@ public enum ExperimentCommands {
                 if m.identity.events != first.identity.events { why.append("--events on one and not the other") }
                 throw MergeError(message: "inconsistent shards: \(dir) differs from \(markers[0].dir): \(why.joined(separator: "; ")); all shards must come from the same spec, seed and bgbench version")
             }
+            if let a = m.provenance, let b = first.provenance, a.registryFingerprint != b.registryFingerprint {
+                throw MergeError(message: "inconsistent shards: \(dir) was run by \(a.executable) with policy registry \(a.registryFingerprint), \(markers[0].dir) by \(b.executable) with \(b.registryFingerprint); run all shards with the same executable")
+            }
             if m.shard.count != first.shard.count {
                 throw MergeError(message: "inconsistent shards: \(dir) is shard \(m.shard) but \(markers[0].dir) is shard \(first.shard); all shards must be split the same way")
             }
@@ -104,7 +119,8 @@ public enum ExperimentCommands {
         guard absent.isEmpty else {
             throw MergeError(message: "incomplete shard set: shards \(absent.map { "\($0)/\(n)" }.joined(separator: ", ")) missing; give all \(n) shard directories")
         }
-        let spec = try ExperimentSpec.parse(first.spec.serialized())
+        let spec = try ExperimentSpec.parse(first.spec.serialized(), registry: tool.registry)
+        let provenance = first.provenance ?? RunProvenance(tool)
         let labels = spec.configurations.map(\.label)
         var merged = ResultSet(configurations: labels, metrics: Runner.metrics)
         var events: String? = first.identity.events ? "" : nil
@@ -132,8 +148,9 @@ public enum ExperimentCommands {
             throw MergeError(message: "the shards hold \(merged.rowCount) runs, the spec needs \(expected); a runs.csv was altered or truncated")
         }
         let path = specPath ?? first.specPath
-        try RunDirectory.writeFull(results: merged, wakes: wakes, events: events, spec: spec, specPath: path, to: out)
-        try RunDirectory.writeManifest(spec: spec, specPath: path, threads: 0, shards: markers.map(\.marker.shard).sorted { $0.index < $1.index },
+        try RunDirectory.writeFull(results: merged, wakes: wakes, events: events, spec: spec, specPath: path,
+                                   producedBy: provenance, to: out)
+        try RunDirectory.writeManifest(spec: spec, specPath: path, producedBy: provenance, threads: 0, shards: markers.map(\.marker.shard).sorted { $0.index < $1.index },
                                        wallSeconds: 0, runs: merged.rowCount, to: out)
         return merged.rowCount
     }
@@ -143,7 +160,9 @@ extension ExperimentCommands {
     /// Re-renders `summary.csv`, `comparison.csv`, `report.md` and the plot
     /// of a finished run directory from its `runs.csv` and `manifest.json`
     /// (e.g. after changing the report code), without simulating anything.
-    public static func report(directory: String) throws {
+    /// The spec is read with `tool`'s policies; the report keeps naming the
+    /// executable and registry the manifest records.
+    public static func report(directory: String, tool: ExperimentTool) throws {
         let manifestPath = (directory as NSString).appendingPathComponent("manifest.json")
         guard let text = try? String(contentsOfFile: manifestPath, encoding: .utf8) else {
             throw MergeError(message: "\(manifestPath): missing or unreadable; is \(directory) the output of 'bgbench run' or 'bgbench merge'?")
@@ -155,10 +174,14 @@ extension ExperimentCommands {
         guard let source = manifest["spec"], case let .string(specPath)? = manifest["spec_path"] else {
             throw InputFileError(file: manifestPath, line: nil, message: "expected \"spec\" and \"spec_path\" keys")
         }
+        let provenance = RunProvenance(json: manifest) ?? RunProvenance(tool)
         var spec: ExperimentSpec
-        do { spec = try ExperimentSpec.parse(source.serialized()) } catch {
+        do { spec = try ExperimentSpec.parse(source.serialized(), registry: tool.registry) } catch {
             var e = error
             e.file = manifestPath
+            if provenance.registryFingerprint != tool.registry.fingerprint {
+                e.message += " (this run was made by \(provenance.executable) with policy registry \(provenance.registryFingerprint); re-render it with that executable)"
+            }
             throw e
         }
         spec.file = specPath
@@ -168,13 +191,15 @@ extension ExperimentCommands {
         let wakes = try WakesByHour.read(path: (directory as NSString).appendingPathComponent("wakes_by_hour.csv"),
                                          configurations: spec.configurations.map(\.label))
         let eventsPath = (directory as NSString).appendingPathComponent("events.csv")
-        try RunDirectory.writeFull(results: results, wakes: wakes, events: nil, spec: spec, specPath: specPath, to: directory,
+        try RunDirectory.writeFull(results: results, wakes: wakes, events: nil, spec: spec, specPath: specPath,
+                                   producedBy: provenance, to: directory,
                                    eventsPresent: FileManager.default.fileExists(atPath: eventsPath))
     }
 
-    /// Checks a spec without running it; returns a one-paragraph description.
-    public static func validate(specPath: String) throws -> String {
-        let spec = try ExperimentSpec.load(path: specPath)
+    /// Checks a spec against `registry`'s policies without running it;
+    /// returns a one-paragraph description.
+    public static func validate(specPath: String, registry: PolicyRegistry) throws -> String {
+        let spec = try ExperimentSpec.load(path: specPath, registry: registry)
         let users: String
         switch spec.world {
         case let .generated(u, d, _): users = "\(u) users × \(d) days"

@@ -2,10 +2,18 @@ import Foundation
 import Device
 import Policies
 
-/// Builds policies from the JSON of a spec's configuration through the
-/// standard policy registry, turning its errors into spec errors.
+/// Builds policies from the JSON of a spec's configuration through a
+/// policy registry (the one the spec was loaded with), turning its errors
+/// into spec errors.
 public enum PolicyFactory {
-    public static func make(_ policy: JSONValue, path: String) throws(SpecError) -> any SchedulingPolicy {
+    public static func make(_ policy: JSONValue, path: String, registry: PolicyRegistry) throws(SpecError) -> any SchedulingPolicy {
+        try makeOwningResources(policy, path: path, registry: registry).policy
+    }
+
+    /// The policy and what it holds outside the simulation (``PolicyResource``),
+    /// which the caller must shut down.
+    static func makeOwningResources(_ policy: JSONValue, path: String, registry: PolicyRegistry)
+        throws(SpecError) -> (policy: any SchedulingPolicy, resources: [any PolicyResource]) {
         let config: Policies.PolicyConfiguration
         do {
             config = try JSONDecoder().decode(Policies.PolicyConfiguration.self, from: Data(policy.serialized().utf8))
@@ -15,7 +23,7 @@ public enum PolicyFactory {
             throw SpecError(path: path, message: "\(error)")
         }
         do {
-            return try PolicyRegistry.standard.make(config, path: path)
+            return try registry.makeOwningResources(config, path: path)
         } catch {
             // The registry's path already starts with `path`.
             throw SpecError(path: error.path, message: error.message)
@@ -23,16 +31,18 @@ public enum PolicyFactory {
     }
 }
 
-extension ExperimentConfiguration {
+extension ExperimentSpec {
     /// True for configurations that see the future (the oracle, or anything
     /// wrapping it): bounds, not realisable policies.
-    public var seesFuture: Bool {
-        guard let policy = try? PolicyFactory.make(policy, path: path) else { return false }
-        return type(of: policy).needsFutureKnowledge
+    public func seesFuture(_ configuration: ExperimentConfiguration) -> Bool {
+        guard let made = try? PolicyFactory.makeOwningResources(configuration.policy, path: configuration.path,
+                                                                 registry: registry) else { return false }
+        for r in made.resources { r.shutDown() }
+        return type(of: made.policy).needsFutureKnowledge
     }
 }
 
 extension ExperimentCommands {
     /// The text of `bgbench policies`.
-    public static func policyListing() -> String { PolicyRegistry.standard.listing() }
+    public static func policyListing(registry: PolicyRegistry) -> String { registry.listing() }
 }

@@ -1,5 +1,6 @@
 import Device
 import Foundation
+import Policies
 import Stats
 import Synchronization
 import Traces
@@ -19,6 +20,9 @@ public struct Runner: Sendable {
     /// Trace set loaded once for a `traces` world; nil for a generated one.
     let traceSet: TraceSet?
     let policies: [any SchedulingPolicy]
+    /// What the policies hold outside the simulation (the `external`
+    /// policy's decision processes): watched, checked and shut down by `run`.
+    let resources: [any PolicyResource]
 
     public init(spec: ExperimentSpec) throws {
         self.spec = spec
@@ -28,8 +32,21 @@ public struct Runner: Sendable {
             traceSet = nil
         }
         var made: [any SchedulingPolicy] = []
-        for c in spec.configurations { made.append(try PolicyFactory.make(c.policy, path: c.path)) }
+        var owned: [any PolicyResource] = []
+        for c in spec.configurations {
+            let m = try PolicyFactory.makeOwningResources(c.policy, path: c.path, registry: spec.registry)
+            made.append(m.policy)
+            owned += m.resources
+        }
         policies = made
+        resources = owned
+    }
+
+    /// The first failure of a policy's outside resource (a decision process
+    /// that crashed, hung or answered nonsense): the run stopped and wrote nothing.
+    public var policyFailure: (any Error)? {
+        for r in resources { if let f = r.failure { return f } }
+        return nil
     }
 
     public var users: Int {
@@ -84,15 +101,19 @@ public struct Runner: Sendable {
         var memo = TaskDrawMemo()
         for (c, policy) in policies.enumerated() {
             let metrics: UserMetrics
+            let device = SimulatedDevice(configuration: spec.configurations[c].label, replication: r, user: u)
             if events {
-                let (m, log) = simulateDeviceWithLog(trace: trace, configuration: spec.device, policy: policy,
-                                                     randomKey: key, memo: &memo)
+                let (m, log) = SimulatedDevice.$current.withValue(device) {
+                    simulateDeviceWithLog(trace: trace, configuration: spec.device, policy: policy,
+                                          randomKey: key, memo: &memo)
+                }
                 metrics = m
                 let prefix = CSV.field(spec.configurations[c].label) + ",\(r),\(u),"
                 for e in log.events { result.events += prefix + e.csvLine + "\n" }
             } else {
-                metrics = simulateDevice(trace: trace, configuration: spec.device, policy: policy, randomKey: key,
-                                         memo: &memo)
+                metrics = SimulatedDevice.$current.withValue(device) {
+                    simulateDevice(trace: trace, configuration: spec.device, policy: policy, randomKey: key, memo: &memo)
+                }
             }
             rows.store(row: rowIndex(c)) { column in UserMetrics.columns[column].value(metrics) }
             result.simulatedEvents += metrics.events
@@ -115,10 +136,21 @@ public struct Runner: Sendable {
     }
 
     /// Runs the items of `shard` on `threads` threads. Returns nil when
-    /// `shouldStop` became true before the end (nothing is returned partial).
+    /// `shouldStop` became true before the end, or a policy failed
+    /// (``policyFailure``): nothing is returned partial. The policies'
+    /// outside resources are shut down on every path.
     public func run(shard: Shard = .whole, threads: Int, events: Bool = false,
-                    shouldStop: @escaping @Sendable () -> Bool = { false },
+                    shouldStop userStop: @escaping @Sendable () -> Bool = { false },
                     progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) -> Output? {
+        let resources = self.resources
+        for r in resources { r.watch(stop: userStop) }
+        defer { for r in resources { r.shutDown() } }
+        let shouldStop: @Sendable () -> Bool
+        if resources.isEmpty {
+            shouldStop = userStop
+        } else {
+            shouldStop = { userStop() || resources.contains { r in r.failure != nil } }
+        }
         let items = shard.items(of: itemCount)
         let total = items.count
         let labels = spec.configurations.map(\.label)

@@ -1,5 +1,6 @@
 import Device
 import Foundation
+import Policies
 import SimCore
 import Traces
 
@@ -30,19 +31,22 @@ public struct ExperimentSpec: Sendable {
     public var source: JSONValue
     /// The file it was read from, if any.
     public var file: String?
+    /// The policies its configurations were checked against, and are built from.
+    public var registry: PolicyRegistry
 
     public static let knownKeys = ["name", "description", "seed", "replications", "population",
                                    "traces", "device", "policies", "baseline"]
     static let populationKeys = ["users", "days", "generator"]
 
-    /// Reads and checks a spec file. Every error names the file and a JSON path.
-    public static func load(path: String) throws(SpecError) -> ExperimentSpec {
+    /// Reads and checks a spec file against the policies of `registry`.
+    /// Every error names the file and a JSON path.
+    public static func load(path: String, registry: PolicyRegistry) throws(SpecError) -> ExperimentSpec {
         let text: String
         do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
             throw SpecError(file: path, path: "$", message: "cannot read the file (\(error.localizedDescription))")
         }
         do {
-            var spec = try parse(text)
+            var spec = try parse(text, registry: registry)
             spec.file = path
             if case let .traces(dir) = spec.world, !dir.hasPrefix("/") {
                 let base = URL(fileURLWithPath: path).deletingLastPathComponent()
@@ -56,8 +60,9 @@ public struct ExperimentSpec: Sendable {
         }
     }
 
-    /// Parses spec text (no file: trace paths stay as written).
-    public static func parse(_ text: String) throws(SpecError) -> ExperimentSpec {
+    /// Parses spec text (no file: trace paths stay as written), checking
+    /// every policy against `registry`.
+    public static func parse(_ text: String, registry: PolicyRegistry) throws(SpecError) -> ExperimentSpec {
         let root: JSONValue
         do { root = try JSONParser.parse(text) } catch {
             throw SpecError(path: "$", message: "not valid JSON: \(error.description)")
@@ -105,7 +110,7 @@ public struct ExperimentSpec: Sendable {
         let policiesNode = try required("policies")
         var configurations: [ExperimentConfiguration] = []
         for entry in try policiesNode.array() {
-            configurations += try PolicyGrid.expand(entry)
+            configurations += try PolicyGrid.expand(entry, registry: registry)
         }
         guard !configurations.isEmpty else { throw policiesNode.error("at least one policy is needed") }
         var seen: [String: String] = [:]
@@ -116,7 +121,8 @@ public struct ExperimentSpec: Sendable {
             seen[c.label] = c.path
         }
         for c in configurations {
-            do { _ = try PolicyFactory.make(c.policy, path: c.path) } catch { throw error }
+            let made = try PolicyFactory.makeOwningResources(c.policy, path: c.path, registry: registry)
+            for r in made.resources { r.shutDown() }
         }
 
         var baseline = 0
@@ -130,6 +136,6 @@ public struct ExperimentSpec: Sendable {
         return ExperimentSpec(
             name: name, description: try f["description"]?.string() ?? "", seed: UInt64(seed),
             replications: replications, world: world, device: device, configurations: configurations,
-            baseline: baseline, source: root, file: nil)
+            baseline: baseline, source: root, file: nil, registry: registry)
     }
 }

@@ -1,3 +1,5 @@
+import Policies
+
 /// Expands the policy entries of a spec into configurations: a list of
 /// values anywhere in a policy's `params` (or its base's, recursively) is a
 /// grid axis, and the configurations are the Cartesian product, in the
@@ -6,7 +8,9 @@
 /// `{"name": "fixed-interval", "params": {"interval": ["15m", "1h"]}}`
 /// gives two configurations, labelled `fixed-interval interval=15m` and
 /// `fixed-interval interval=1h`. A `label` key on the entry replaces the
-/// policy name in the label.
+/// policy name in the label. A parameter whose value is itself a list (a
+/// string-list parameter such as `external`'s `command`) is an axis only
+/// when written as a list of lists.
 public struct ExperimentConfiguration: Sendable, Equatable {
     /// Unique label used in every output (the `configuration` column).
     public let label: String
@@ -21,8 +25,8 @@ enum PolicyGrid {
     static let entryKeys = ["name", "label", "params", "base"]
 
     /// All configurations of one spec entry.
-    static func expand(_ node: JSONNode) throws(SpecError) -> [ExperimentConfiguration] {
-        let variants = try expandPolicy(node)
+    static func expand(_ node: JSONNode, registry: PolicyRegistry) throws(SpecError) -> [ExperimentConfiguration] {
+        let variants = try expandPolicy(node, registry: registry)
         let explicitLabel = try node["label"]?.string()
         return variants.map { v in
             let head = explicitLabel ?? v.chain
@@ -39,7 +43,7 @@ enum PolicyGrid {
         var axes: [String]
     }
 
-    private static func expandPolicy(_ node: JSONNode) throws(SpecError) -> [Variant] {
+    private static func expandPolicy(_ node: JSONNode, registry: PolicyRegistry) throws(SpecError) -> [Variant] {
         let fields = try node.object(knownKeys: entryKeys)
         guard let nameNode = fields["name"] else { throw node.error("a policy needs \"name\"") }
         let name = try nameNode.string()
@@ -50,8 +54,12 @@ enum PolicyGrid {
             guard case let .object(pairs) = params.value else {
                 throw params.error("expected an object of parameters, found \(params.value.typeName)")
             }
+            let listValued = Set(registry.descriptor(named: name)?.parameters.filter { $0.kind == .stringList }.map(\.name) ?? [])
             for (k, v) in pairs {
-                if case let .array(items) = v {
+                if case let .array(items) = v, listValued.contains(k),
+                   !items.allSatisfy({ if case .array = $0 { true } else { false } }) {
+                    axes.append((k, [v]))  // one list value, not an axis
+                } else if case let .array(items) = v {
                     guard !items.isEmpty else {
                         throw SpecError(path: "\(params.path).\(k)", message: "an empty list gives no configurations; give one value or a non-empty list")
                     }
@@ -61,7 +69,7 @@ enum PolicyGrid {
                 }
             }
         }
-        let bases: [Variant?] = try fields["base"].map { b throws(SpecError) in try expandPolicy(b).map { Optional($0) } } ?? [nil]
+        let bases: [Variant?] = try fields["base"].map { b throws(SpecError) in try expandPolicy(b, registry: registry).map { Optional($0) } } ?? [nil]
 
         var out: [Variant] = []
         for combo in cartesian(axes.map(\.values.count)) {
