@@ -4,7 +4,7 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages the build needs (GSL through pkg-config).
 APT_PACKAGES := libgsl-dev pkg-config
 
-.PHONY: all deps build run test bench clean
+.PHONY: all deps build run test test-examples bench clean
 
 all: build
 
@@ -29,6 +29,11 @@ run: deps
 ## test: build and run every test (debug build: internal invariant checks on)
 test: deps
 	$(SWIFT) test
+
+## test-examples: build Examples/CustomPolicy from scratch (its own .build, BGBench
+##                included), run its tests and its spec, check the report (a few minutes)
+test-examples: deps
+	SWIFT="$(SWIFT)" Examples/CustomPolicy/test.sh
 
 ## bench: performance benchmarks, each against a baseline measured in the same run
 ##        (pass options with ARGS, e.g. make bench ARGS="--csv --filter hold")

@@ -1,0 +1,3 @@
+import BGBenchCLI
+import WiFiOrChargingPolicy
+BGBenchCLI.main(registry: .standard.adding(WiFiOrChargingRefresher.registration))
