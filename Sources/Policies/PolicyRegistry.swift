@@ -25,6 +25,8 @@ public struct PolicyParameter: Sendable {
     public var defaultValue: ParameterValue
     public var range: ClosedRange<Double>?
     public var summary: String
+    /// A spec must give it (it has no meaningful default).
+    public var isRequired: Bool
 
     public init(_ name: String, _ kind: Kind, default defaultValue: ParameterValue,
                 range: ClosedRange<Double>? = nil, _ summary: String) {
@@ -33,6 +35,18 @@ public struct PolicyParameter: Sendable {
         self.defaultValue = defaultValue
         self.range = range
         self.summary = summary
+        isRequired = false
+    }
+
+    /// A parameter without a default, which every spec must give.
+    public init(_ name: String, _ kind: Kind, required: Bool, _ summary: String) {
+        precondition(required, "a parameter without a default must be required")
+        self.name = name
+        self.kind = kind
+        defaultValue = .null
+        range = nil
+        self.summary = summary
+        isRequired = true
     }
 }
 
@@ -224,6 +238,9 @@ public struct PolicyRegistry: Sendable {
             }
             values[key] = value
         }
+        for p in d.parameters where p.isRequired && config.params[p.name] == nil {
+            throw PolicyConfigurationError(path: path + ".params", message: "\(d.name) needs the parameter \"\(p.name)\" (\(p.summary))")
+        }
         var base: (any SchedulingPolicy)? = nil
         if d.isWrapper {
             guard let b = config.base else {
@@ -245,7 +262,7 @@ public struct PolicyRegistry: Sendable {
             for p in d.parameters {
                 let name = p.name.padding(16)
                 let kind = p.kind.rawValue.padding(9)
-                let def = "default \(p.defaultValue)".padding(18)
+                let def = (p.isRequired ? "required" : "default \(p.defaultValue)").padding(18)
                 out += "    \(name)\(kind)\(def)\(p.summary)\n"
             }
             if d.acceptsOtherParameters { out += "    \("(others)".padding(16))\("any".padding(9))\("".padding(18))passed through to the policy unchanged\n" }

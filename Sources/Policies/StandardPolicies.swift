@@ -62,5 +62,6 @@ extension PolicyRegistry {
             ]) { p, _ in
             OraclePolicy(leadTime: p.duration("leadTime"), radioWindow: p.duration("radioWindow"))
         },
+        ExternalPolicy.registration,
     ])
 }

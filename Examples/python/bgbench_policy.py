@@ -1,0 +1,120 @@
+"""Reference client of BGBench's external-policy protocol, version 1.
+
+Standard library only. A policy is a class; `serve` runs the conversation
+with bgbench on stdin/stdout (Docs/ExternalPolicyProtocol.md):
+
+    from bgbench_policy import Policy, Decision, serve
+
+    class Greedy(Policy):
+        def decide(self, ctx):
+            return Decision(run_all_eligible=True, wake_at=ctx.next_earliest_begin())
+
+    serve(Greedy)
+
+A new policy object is built for every simulated device (the `start`
+message), so nothing leaks from one device to the next: bgbench reuses a
+process for many devices, and the results must not depend on which.
+Times are whole microseconds since the start of the simulation (day 0,
+00:00, a Monday).
+"""
+
+import json
+import sys
+
+PROTOCOL_VERSION = 1
+
+MICROSECONDS_PER_SECOND = 1_000_000
+MICROSECONDS_PER_HOUR = 3600 * MICROSECONDS_PER_SECOND
+MICROSECONDS_PER_DAY = 24 * MICROSECONDS_PER_HOUR
+
+
+class Decision:
+    """What to run now and when to be woken next (`decision` message)."""
+
+    def __init__(self, run=(), run_all_eligible=False, wake_at=None):
+        self.run = list(run)                  # request ids, in order
+        self.run_all_eligible = run_all_eligible
+        self.wake_at = wake_at                # microseconds, or None
+
+    def message(self):
+        m = {"type": "decision", "run": self.run, "runAllEligible": self.run_all_eligible}
+        m["wakeAt"] = None if self.wake_at is None else int(self.wake_at)
+        return m
+
+
+class Context:
+    """A `decide` message: what a Swift policy's `PolicyContext` holds."""
+
+    def __init__(self, message):
+        self.message = message
+        self.now = message["now"]
+        self.device = message["device"]
+        self.pending = message["pending"]     # dicts; "eligible" and "refusal" from the OS rules
+        self.radio_up_until = message["radioUpUntil"]
+        self.last_session_end = message["lastSessionEnd"]
+        self.background_joules = message["backgroundJoules"]
+        self.refresh_budget = message["refreshBudget"]
+
+    def eligible(self):
+        """The pending requests the OS would start now."""
+        return [r for r in self.pending if r["eligible"]]
+
+    def next_earliest_begin(self):
+        """The earliest `earliestBegin` after now among pending requests, or None."""
+        later = [r["earliestBegin"] for r in self.pending if r["earliestBegin"] > self.now]
+        return min(later) if later else None
+
+
+class Policy:
+    """Subclass and override `decide` (and `observe` if it learns)."""
+
+    def __init__(self, start):
+        self.device = start["device"]         # {"user", "replication", "configuration"}
+        self.apps = start["apps"]             # app numbers are 0 ..< apps
+        self.params = start["params"]         # the spec's other parameters of `external`
+
+    def observe(self, observation):
+        """One element of a message's `observations` (has "kind", "now", "device")."""
+
+    def decide(self, ctx):
+        return Decision()
+
+
+def _write(out, message):
+    out.write(json.dumps(message, separators=(",", ":")))
+    out.write("\n")
+    out.flush()
+
+
+def serve(policy_class, stdin=None, stdout=None):
+    """Answers bgbench until `bye` or the end of stdin."""
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    policy = None
+    for line in stdin:
+        message = json.loads(line)
+        kind = message["type"]
+        try:
+            if kind == "hello":
+                if message["protocol"] != PROTOCOL_VERSION:
+                    _write(stdout, {"type": "error", "message": "this client speaks protocol %d" % PROTOCOL_VERSION})
+                    return
+                _write(stdout, {"type": "hello", "protocol": PROTOCOL_VERSION})
+            elif kind == "start":
+                policy = policy_class(message)
+            elif kind == "decide":
+                for o in message["observations"]:
+                    policy.observe(o)
+                decision = policy.decide(Context(message))
+                _write(stdout, decision.message())
+            elif kind == "end":
+                for o in message["observations"]:
+                    policy.observe(o)
+                policy = None
+                _write(stdout, {"type": "ended"})
+            elif kind == "bye":
+                return
+            # Unknown message types are for later protocol versions: ignore.
+        except Exception as error:  # tell bgbench, which names it in its error
+            _write(stdout, {"type": "error", "message": "%s: %s" % (type(error).__name__, error)})
+            raise

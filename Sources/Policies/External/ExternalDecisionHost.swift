@@ -1,0 +1,148 @@
+import Foundation
+import SimCore
+import Synchronization
+
+/// The decision processes of one `external` configuration: a pool with at
+/// most one process per worker thread, each serving one simulated device at
+/// a time (a `start` … `end` conversation) and then the next.
+///
+/// Why per worker and not per device: starting a Python interpreter costs
+/// tens of milliseconds, more than simulating a user-week. Why the result
+/// does not depend on it: a process must forget everything at `start`
+/// (the reference client builds a fresh policy object per device), so each
+/// device's decisions depend only on its own messages, whatever process
+/// serves it and whichever devices that process served before.
+/// (`ExternalPolicyTests` checks 1 and 2 threads give the same bytes.)
+///
+/// The host is the policy's ``PolicyResource``: the first failure of any
+/// process is kept here (the runner stops and reports it), and
+/// ``shutDown()`` ends every process on every path.
+final class ExternalDecisionHost: PolicyResource, @unchecked Sendable {
+    let command: [String]
+    let timeout: Duration
+    /// The spec's other parameters, passed through in every `start`.
+    let params: [String: ParameterValue]
+
+    private let idle = Mutex<[DecisionProcess]>([])
+    private let live = Mutex<[ObjectIdentifier: DecisionProcess]>([:])
+    private let firstFailure = Mutex<ExternalPolicyError?>(nil)
+    private let stopCheck = Mutex<(@Sendable () -> Bool)?>(nil)
+    /// Decision messages answered (the benchmark's decision points).
+    let decisions = Atomic<Int>(0)
+
+    init(command: [String], timeout: Duration, params: [String: ParameterValue]) {
+        self.command = command
+        self.timeout = timeout
+        self.params = params
+    }
+
+    // MARK: PolicyResource
+
+    func watch(stop: @escaping @Sendable () -> Bool) { stopCheck.withLock { $0 = stop } }
+
+    var failure: (any Error)? { firstFailure.withLock { $0 } }
+
+    func shutDown() {
+        let all = live.withLock { l in
+            defer { l.removeAll() }
+            return Array(l.values)
+        }
+        idle.withLock { $0.removeAll() }
+        for p in all { p.finish(bye: ExternalMessages.bye) }
+    }
+
+    // MARK: For sessions
+
+    var hasFailed: Bool { firstFailure.withLock { $0 != nil } }
+
+    var isStopped: Bool { stopCheck.withLock { $0 }?() ?? false }
+
+    /// Keeps the first failure; later ones are consequences.
+    func fail(_ error: ExternalPolicyError) {
+        firstFailure.withLock { if $0 == nil { $0 = error } }
+    }
+
+    func deadline() -> ContinuousClock.Instant { .now + timeout }
+
+    /// An idle process, or a new one after the handshake.
+    func checkOut() throws(ExternalPolicyError) -> DecisionProcess {
+        if let p = idle.withLock({ $0.popLast() }) { return p }
+        let process: DecisionProcess
+        do { process = try DecisionProcess(argv: command) } catch {
+            throw problem(error, message: "hello", device: nil, time: nil)
+        }
+        live.withLock { $0[ObjectIdentifier(process)] = process }
+        do {
+            let stop = { [self] in isStopped }
+            try process.send(ExternalMessages.hello, deadline: deadline(), stop: stop)
+            let reply = try process.readLine(deadline: deadline(), stop: stop)
+            let object = try ExternalReply.object(reply)
+            guard object["type"] as? String == "hello" else {
+                throw ExternalReply.Invalid(#"answered with "type" \#(ExternalReply.show(object["type"])) instead of "hello""#)
+            }
+            guard let v = object["protocol"] as? Int, v == ExternalMessages.version else {
+                throw ExternalReply.Invalid("speaks protocol version \(ExternalReply.show(object["protocol"])); this bgbench speaks \(ExternalMessages.version)")
+            }
+        } catch {
+            discard(process)
+            throw problem(error, message: "hello", device: nil, time: nil)
+        }
+        return process
+    }
+
+    func checkIn(_ p: DecisionProcess) { idle.withLock { $0.append(p) } }
+
+    /// Kills a process that failed (or whose conversation was cut short).
+    func discard(_ p: DecisionProcess) {
+        live.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(p)) }
+        p.terminate()
+    }
+
+    /// The error for a failed exchange.
+    func problem(_ error: any Error, message: String, device: SimulatedDevice?, time: SimTime?) -> ExternalPolicyError {
+        let what: String
+        switch error {
+        case let e as DecisionProcess.Failure:
+            switch e {
+            case .exited(let status): what = status == "closed its output" ? "closed its output" : status
+            case .timedOut: what = "did not answer within the timeout of \(timeout) (parameter \"timeout\")"
+            case .stopped: what = "was stopped: the run was interrupted"
+            case .system(let s): what = "could not be run: \(s)"
+            }
+        case let e as ExternalReply.Invalid: what = e.problem
+        default: what = "\(error)"
+        }
+        return ExternalPolicyError(command: command, message: message, device: device, time: time, problem: what)
+    }
+}
+
+/// Reading a process's reply line.
+enum ExternalReply {
+    struct Invalid: Error { let problem: String; init(_ p: String) { problem = p } }
+
+    /// The reply as a JSON object, or why it is not one.
+    static func object(_ line: [UInt8]) throws(Invalid) -> [String: Any] {
+        let text = String(decoding: line, as: UTF8.self)
+        guard let value = try? JSONSerialization.jsonObject(with: Data(line), options: [.fragmentsAllowed]) else {
+            throw Invalid("wrote a line that is not JSON: \(excerpt(text))")
+        }
+        guard let object = value as? [String: Any] else {
+            throw Invalid("wrote JSON that is not an object: \(excerpt(text))")
+        }
+        if object["type"] as? String == "error" {
+            throw Invalid("reported an error: \(object["message"].map { "\($0)" } ?? excerpt(text))")
+        }
+        return object
+    }
+
+    static func excerpt(_ s: String) -> String {
+        let cut = s.count > 200 ? String(s.prefix(200)) + "…" : s
+        return "'" + cut + "'"
+    }
+
+    static func show(_ v: Any?) -> String {
+        guard let v else { return "(missing)" }
+        if let s = v as? String { return "\"\(s)\"" }
+        return "\(v)"
+    }
+}

@@ -1,0 +1,115 @@
+import Device
+import SimCore
+
+/// The JSON of the messages bgbench sends to a decision process
+/// (Docs/ExternalPolicyProtocol.md, field by field). Written by hand, one
+/// line per message, keys in a fixed order: the same simulation sends the
+/// same bytes.
+enum ExternalMessages {
+    /// The protocol version this bgbench speaks; a process must answer the
+    /// `hello` with the same.
+    static let version = 1
+
+    static let hello = #"{"type":"hello","protocol":\#(version)}"#
+
+    static let bye = #"{"type":"bye"}"#
+
+    static func start(device: SimulatedDevice?, appCount: Int, params: [String: ParameterValue]) -> String {
+        let d = device.map { #"{"user":\#($0.user),"replication":\#($0.replication),"configuration":\#(string($0.configuration))}"# } ?? "null"
+        return #"{"type":"start","device":\#(d),"apps":\#(appCount),"params":\#(json(.object(params)))}"#
+    }
+
+    static func end(now: SimTime?, observations: String) -> String {
+        #"{"type":"end","now":\#(now.map { String($0.microseconds) } ?? "null"),"observations":[\#(observations)]}"#
+    }
+
+    /// A decision point: what `decide(context:)` sees, plus the
+    /// observations since the previous message.
+    static func decide(_ c: PolicyContext, observations: String) -> String {
+        var s = #"{"type":"decide","now":\#(c.now.microseconds),"observations":[\#(observations)],"device":\#(device(c.device))"#
+        s += #","pending":["#
+        for (i, r) in c.pending.enumerated() {
+            if i > 0 { s += "," }
+            s += request(r, refusal: c.refusal(for: r))
+        }
+        s += #"],"radioUpUntil":\#(time(c.radioUpUntil)),"lastSessionEnd":\#(time(c.lastSessionEnd))"#
+        s += #","backgroundJoules":\#(number(c.backgroundJoules)),"refreshBudget":\#(c.refreshBudget.microseconds)}"#
+        return s
+    }
+
+    /// One observation, as an element of a message's `observations`.
+    static func observation(_ o: PolicyObservation, _ c: PolicyContext) -> String {
+        let head = #"{"now":\#(c.now.microseconds),"device":\#(device(c.device)),"kind":"#
+        switch o {
+        case .launch(let app): return head + #""launch","app":\#(app)}"#
+        case .sessionEnded(let app): return head + #""sessionEnded","app":\#(app)}"#
+        case .submitted(let r): return head + #""submitted","request":\#(request(r, refusal: nil))}"#
+        case .taskFinished(let t):
+            return head + #""taskFinished","report":{"request":\#(request(t.request, refusal: nil)),"start":\#(t.start.microseconds),"end":\#(t.end.microseconds),"outcome":"\#(t.outcome.name)","fetchResult":\#(t.fetchResult.map { #""\#($0.name)""# } ?? "null"),"energyJoules":\#(number(t.energyJoules))}}"#
+        case .stateChanged(let change): return head + #""stateChanged","change":"\#(name(change))"}"#
+        case .refused(let id, let why): return head + #""refused","request":\#(id.rawValue),"reason":"\#(why.name)"}"#
+        @unknown default: return head + #""other"}"#
+        }
+    }
+
+    static func device(_ d: DeviceState) -> String {
+        #"{"batteryPercent":\#(number(d.batteryPercent)),"charging":\#(d.isCharging),"lowPowerMode":\#(d.isLowPowerMode),"network":"\#(d.network.name)","screenOn":\#(d.isScreenOn),"foregroundApp":\#(d.foregroundApp.map { String($0) } ?? "null")}"#
+    }
+
+    /// A request; with `refusal` (pending requests at a decision point) also
+    /// whether the OS would start it now and, if not, why.
+    static func request(_ r: TaskRequest, refusal: Refusal??) -> String {
+        var s = #"{"id":\#(r.id.rawValue),"app":\#(r.app),"identifier":\#(r.identifier),"kind":"\#(r.kind.name)","earliestBegin":\#(r.earliestBegin.microseconds),"submittedAt":\#(r.submittedAt.microseconds),"requiresExternalPower":\#(r.requiresExternalPower),"requiresNetworkConnectivity":\#(r.requiresNetworkConnectivity)"#
+        if case let .some(why) = refusal {
+            s += #","eligible":\#(why == nil),"refusal":\#(why.map { #""\#($0.name)""# } ?? "null")"#
+        }
+        return s + "}"
+    }
+
+    static func name(_ c: StateChange) -> String {
+        switch c {
+        case .screenOn: "screenOn"
+        case .screenOff: "screenOff"
+        case .chargingStarted: "chargingStarted"
+        case .chargingStopped: "chargingStopped"
+        case .networkChanged: "networkChanged"
+        case .lowPowerModeOn: "lowPowerModeOn"
+        case .lowPowerModeOff: "lowPowerModeOff"
+        case .batteryLow: "batteryLow"
+        case .batteryOK: "batteryOK"
+        }
+    }
+
+    static func time(_ t: SimTime?) -> String { t.map { String($0.microseconds) } ?? "null" }
+
+    /// A finite double in the shortest form that reads back the same; JSON
+    /// has no infinity or NaN, so those are null.
+    static func number(_ x: Double) -> String { x.isFinite ? "\(x)" : "null" }
+
+    static func string(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where u.value < 0x20: out += "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count) + String(u.value, radix: 16)
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
+
+    static func json(_ v: ParameterValue) -> String {
+        switch v {
+        case .number(let d): number(d)
+        case .string(let s): string(s)
+        case .bool(let b): String(b)
+        case .null: "null"
+        case .array(let a): "[" + a.map(json).joined(separator: ",") + "]"
+        case .object(let o): "{" + o.keys.sorted().map { string($0) + ":" + json(o[$0]!) }.joined(separator: ",") + "}"
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Device
+import SimCore
+
+/// `external` — the decisions come from a process of the researcher's own,
+/// in any language, speaking newline-delimited JSON on its stdin/stdout:
+/// the protocol of Docs/ExternalPolicyProtocol.md (versioned; a reference
+/// client in Examples/python/bgbench_policy.py).
+///
+/// It forwards every observation and every decision point, so it declares
+/// `observedKinds = .all`; the process sees what a policy in Swift sees.
+/// Parameters: `command` (argv, required), `timeout` (longest wait for any
+/// one reply, default 10s); any other parameter is passed through to the
+/// process in every `start` message.
+public struct ExternalPolicy: SchedulingPolicy {
+    public static var observedKinds: ObservationKinds { .all }
+
+    let host: ExternalDecisionHost
+    /// This copy's device conversation, opened at the first call: the
+    /// registry's prototype never has one, each device's copy gets its own.
+    private var session: ExternalSession?
+
+    init(host: ExternalDecisionHost) { self.host = host }
+
+    public mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {
+        open(context).observe(observation, context: context)
+    }
+
+    public mutating func decide(context: PolicyContext) -> PolicyDecision {
+        open(context).decide(context: context)
+    }
+
+    private mutating func open(_ context: PolicyContext) -> ExternalSession {
+        if let s = session { return s }
+        let s = ExternalSession(host: host, appCount: context.appCount, now: context.now)
+        session = s
+        return s
+    }
+
+    /// The registry entry of `external`.
+    public static let registration = PolicyDescriptor(
+            name: "external",
+            summary: "decisions from a process of your own (any language) over JSON lines: Docs/ExternalPolicyProtocol.md",
+            parameters: [
+                PolicyParameter("command", .stringList, required: true,
+                                "argv of the decision process, e.g. [\"python3\", \"Examples/python/greedy.py\"]"),
+                PolicyParameter("timeout", .duration, default: .string("10s"),
+                                "longest wait for any one reply before the run stops with an error"),
+            ],
+            acceptsOtherParameters: true) { p, _ in
+        let host = ExternalDecisionHost(command: p.strings("command"), timeout: .microseconds(p.duration("timeout").microseconds),
+                                        params: p.others)
+        p.own(host)
+        return ExternalPolicy(host: host)
+    }
+}

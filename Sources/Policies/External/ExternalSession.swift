@@ -1,0 +1,118 @@
+import Device
+import Foundation
+import SimCore
+
+/// One simulated device's conversation with a decision process: `start`,
+/// then a `decide` per decision point (carrying the observations since the
+/// last one), then `end` when the device's simulation is over — which is
+/// when the last copy of its policy value goes away (`deinit`): the seam
+/// has no "device finished" call, and the simulator drops its policy copy
+/// exactly then.
+///
+/// After a failure the session answers "do nothing" without talking to the
+/// process any more; the host holds the error and the runner stops.
+final class ExternalSession: @unchecked Sendable {
+    private let host: ExternalDecisionHost
+    private let device: SimulatedDevice?
+    private var process: DecisionProcess?
+    /// `observations` elements since the last message, comma-separated.
+    private var observations = ""
+    private var lastTime: SimTime?
+    private var failed = false
+
+    init(host: ExternalDecisionHost, appCount: Int, now: SimTime) {
+        self.host = host
+        device = SimulatedDevice.current
+        lastTime = now
+        guard !host.hasFailed else { failed = true; return }
+        do {
+            let p = try host.checkOut()
+            process = p
+            // `start` has no reply: it rides in front of the first `decide`.
+            try p.send(ExternalMessages.start(device: device, appCount: appCount, params: host.params),
+                       deadline: host.deadline(), stop: { [host] in host.isStopped })
+        } catch let e as ExternalPolicyError {
+            fail(e)
+        } catch {
+            fail(host.problem(error, message: "start", device: device, time: now))
+        }
+    }
+
+    func observe(_ o: PolicyObservation, context: PolicyContext) {
+        guard !failed else { return }
+        if !observations.isEmpty { observations += "," }
+        observations += ExternalMessages.observation(o, context)
+        lastTime = context.now
+    }
+
+    func decide(context: PolicyContext) -> PolicyDecision {
+        guard !failed, let p = process else { return .none }
+        lastTime = context.now
+        let message = ExternalMessages.decide(context, observations: observations)
+        observations = ""
+        do {
+            let stop = { [host] in host.isStopped }
+            try p.send(message, deadline: host.deadline(), stop: stop)
+            let reply = try p.readLine(deadline: host.deadline(), stop: stop)
+            host.decisions.wrappingAdd(1, ordering: .relaxed)
+            return try Self.decision(ExternalReply.object(reply), pending: context.pending, now: context.now)
+        } catch {
+            fail(host.problem(error, message: "decide", device: device, time: context.now))
+            return .none
+        }
+    }
+
+    /// The `decision` reply, checked against the pending requests.
+    static func decision(_ o: [String: Any], pending: [TaskRequest], now: SimTime) throws(ExternalReply.Invalid) -> PolicyDecision {
+        guard o["type"] as? String == "decision" else {
+            throw ExternalReply.Invalid(#"answered with "type" \#(ExternalReply.show(o["type"])) instead of "decision""#)
+        }
+        var run: [RequestID] = []
+        if let list = o["run"], !(list is NSNull) {
+            guard let ids = list as? [Any] else { throw ExternalReply.Invalid(#""run" is \#(ExternalReply.show(list)), expected an array of request ids"#) }
+            for v in ids {
+                guard let n = v as? Int, let id = UInt32(exactly: n) else {
+                    throw ExternalReply.Invalid(#""run" holds \#(ExternalReply.show(v)), expected request ids (whole numbers)"#)
+                }
+                guard pending.contains(where: { $0.id.rawValue == id }) else {
+                    throw ExternalReply.Invalid(#"asked to run request \#(id), which is not pending (pending: \#(pending.map { String($0.id.rawValue) }.joined(separator: ", ")))"#)
+                }
+                run.append(RequestID(id))
+            }
+        }
+        var all = false
+        if let v = o["runAllEligible"], !(v is NSNull) {
+            guard let b = v as? Bool else { throw ExternalReply.Invalid(#""runAllEligible" is \#(ExternalReply.show(v)), expected true or false"#) }
+            all = b
+        }
+        var wake: SimTime? = nil
+        if let v = o["wakeAt"], !(v is NSNull) {
+            guard let n = v as? Int64 else { throw ExternalReply.Invalid(#""wakeAt" is \#(ExternalReply.show(v)), expected whole microseconds or null"#) }
+            wake = SimTime(microseconds: n)
+        }
+        return PolicyDecision(run: run, runAllEligible: all, wakeAt: wake)
+    }
+
+    private func fail(_ e: ExternalPolicyError) {
+        failed = true
+        host.fail(e)
+        if let p = process { host.discard(p) }
+        process = nil
+    }
+
+    deinit {
+        guard !failed, let p = process else { return }
+        do {
+            let stop = { [host] in host.isStopped }
+            try p.send(ExternalMessages.end(now: lastTime, observations: observations), deadline: host.deadline(), stop: stop)
+            let reply = try ExternalReply.object(p.readLine(deadline: host.deadline(), stop: stop))
+            guard reply["type"] as? String == "ended" else {
+                throw ExternalReply.Invalid(#"answered with "type" \#(ExternalReply.show(reply["type"])) instead of "ended""#)
+            }
+            host.checkIn(p)
+        } catch {
+            host.fail(host.problem(error, message: "end", device: device, time: lastTime))
+            host.discard(p)
+        }
+    }
+}
