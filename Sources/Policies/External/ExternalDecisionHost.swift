@@ -64,8 +64,10 @@ final class ExternalDecisionHost: PolicyResource, @unchecked Sendable {
 
     func deadline() -> ContinuousClock.Instant { .now + timeout }
 
-    /// An idle process, or a new one after the handshake.
-    func checkOut() throws(ExternalPolicyError) -> DecisionProcess {
+    /// An idle process, or a new one after the handshake. Throws an
+    /// ``ExternalPolicyError``, or `DecisionProcess.Failure.stopped` when the
+    /// run is being interrupted.
+    func checkOut() throws -> DecisionProcess {
         if let p = idle.withLock({ $0.popLast() }) { return p }
         let process: DecisionProcess
         do { process = try DecisionProcess(argv: command) } catch {
@@ -83,6 +85,9 @@ final class ExternalDecisionHost: PolicyResource, @unchecked Sendable {
             guard let v = object["protocol"] as? Int, v == ExternalMessages.version else {
                 throw ExternalReply.Invalid("speaks protocol version \(ExternalReply.show(object["protocol"])); this bgbench speaks \(ExternalMessages.version)")
             }
+        } catch DecisionProcess.Failure.stopped {
+            discard(process)
+            throw DecisionProcess.Failure.stopped
         } catch {
             discard(process)
             throw problem(error, message: "hello", device: nil, time: nil)

@@ -33,6 +33,8 @@ final class ExternalSession: @unchecked Sendable {
                        deadline: host.deadline(), stop: { [host] in host.isStopped })
         } catch let e as ExternalPolicyError {
             fail(e)
+        } catch DecisionProcess.Failure.stopped {
+            quit()
         } catch {
             fail(host.problem(error, message: "start", device: device, time: now))
         }
@@ -56,6 +58,9 @@ final class ExternalSession: @unchecked Sendable {
             let reply = try p.readLine(deadline: host.deadline(), stop: stop)
             host.decisions.wrappingAdd(1, ordering: .relaxed)
             return try Self.decision(ExternalReply.object(reply), pending: context.pending, now: context.now)
+        } catch DecisionProcess.Failure.stopped {
+            quit()
+            return .none
         } catch {
             fail(host.problem(error, message: "decide", device: device, time: context.now))
             return .none
@@ -94,8 +99,14 @@ final class ExternalSession: @unchecked Sendable {
     }
 
     private func fail(_ e: ExternalPolicyError) {
-        failed = true
         host.fail(e)
+        quit()
+    }
+
+    /// Stops talking to the process and kills it: after a failure, or when
+    /// the run is interrupted (not a failure of the policy).
+    private func quit() {
+        failed = true
         if let p = process { host.discard(p) }
         process = nil
     }
@@ -110,6 +121,8 @@ final class ExternalSession: @unchecked Sendable {
                 throw ExternalReply.Invalid(#"answered with "type" \#(ExternalReply.show(reply["type"])) instead of "ended""#)
             }
             host.checkIn(p)
+        } catch DecisionProcess.Failure.stopped {
+            host.discard(p)
         } catch {
             host.fail(host.problem(error, message: "end", device: device, time: lastTime))
             host.discard(p)

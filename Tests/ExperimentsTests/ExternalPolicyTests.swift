@@ -1,0 +1,188 @@
+import Foundation
+import Policies
+import Synchronization
+import TestSupport
+import XCTest
+@testable import Experiments
+
+/// The `external` policy end to end: a Python greedy matches the built-in
+/// one byte for byte, results do not depend on the thread count, and every
+/// way a decision process can misbehave stops the run with an error that
+/// names the policy, the message, the simulated user and time — with
+/// nothing written and no process left behind.
+final class ExternalPolicyTests: XCTestCase {
+    static let python = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Examples/python")
+
+    var dir: TemporaryDirectory!
+
+    override func setUpWithError() throws { dir = try TemporaryDirectory() }
+    override func tearDown() { dir.remove() }
+
+    static var hasPython: Bool {
+        ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/python3")
+        } ?? false
+    }
+
+    func skipWithoutPython() throws {
+        try XCTSkipUnless(Self.hasPython, "python3 is not on PATH: the Python decision processes cannot run")
+    }
+
+    func json(_ strings: [String]) -> String {
+        String(decoding: try! JSONEncoder().encode(strings), as: UTF8.self)
+    }
+
+    func write(spec policies: String, users: Int = 3, days: Int = 2) throws -> String {
+        let text = """
+        {"name": "ext", "seed": 9, "population": {"users": \(users), "days": \(days)}, "policies": [\(policies)]}
+        """
+        try text.write(toFile: dir.path("spec.json"), atomically: true, encoding: .utf8)
+        return dir.path("spec.json")
+    }
+
+    func run(_ spec: String, out: String, threads: Int = 1,
+             stop: @escaping @Sendable () -> Bool = { false }) throws -> ExperimentCommands.RunResult {
+        try ExperimentCommands.run(.init(specPath: spec, out: dir.path(out), threads: threads, shouldStop: stop),
+                                   tool: .standard)
+    }
+
+    /// Rows of `runs.csv` for one configuration, without the label column.
+    func rows(_ out: String, _ label: String) throws -> [Substring] {
+        try String(contentsOfFile: dir.path(out) + "/runs.csv", encoding: .utf8).split(separator: "\n")
+            .filter { $0.hasPrefix(label + ",") }.map { $0.dropFirst(label.count) }
+    }
+
+    func testPythonGreedyMatchesBuiltInGreedyByteForByte() throws {
+        try skipWithoutPython()
+        let greedy = Self.python.appendingPathComponent("greedy.py").path
+        let spec = try write(spec: #"{"name": "greedy"}, {"name": "external", "label": "py", "params": {"command": \#(json(["python3", greedy]))}}"#)
+        guard case .completed = try run(spec, out: "o", threads: 2) else { return XCTFail() }
+        let builtIn = try rows("o", "greedy"), external = try rows("o", "py")
+        XCTAssertEqual(builtIn.count, 3)
+        XCTAssertEqual(builtIn, external)
+    }
+
+    func testSameBytesForAnyThreadCountAndParametersPassThrough() throws {
+        try skipWithoutPython()
+        let recent = Self.python.appendingPathComponent("recently_used.py").path
+        let spec = try write(spec: #"{"name": "external", "label": "recent", "params": {"command": \#(json(["python3", recent])), "windowHours": [2, 48]}}"#,
+                             users: 3, days: 1)
+        _ = try run(spec, out: "one", threads: 1)
+        _ = try run(spec, out: "two", threads: 2)
+        XCTAssertEqual(try String(contentsOfFile: dir.path("one/runs.csv"), encoding: .utf8),
+                       try String(contentsOfFile: dir.path("two/runs.csv"), encoding: .utf8))
+        // The grid over a passed-through parameter reaches the process: the windows differ in what runs.
+        XCTAssertNotEqual(try rows("one", "recent windowHours=2"), try rows("one", "recent windowHours=48"))
+    }
+
+    // MARK: Failures (shell scripts: no Python needed)
+
+    /// A decision process that handshakes, records its pid, then does `after`
+    /// on the first `decide`.
+    func misbehaving(_ after: String, timeout: String = "5s") throws -> String {
+        let script = """
+        echo $$ >> \(dir.path("pids")); read line; echo '{"type":"hello","protocol":1}'
+
+        read start; read decide
+        \(after)
+        """
+        return try write(spec: #"{"name": "external", "label": "bad", "params": {"command": \#(json(["/bin/sh", "-c", script])), "timeout": "\#(timeout)"}}"#,
+                         users: 1)
+    }
+
+    /// Runs the spec, expects an ExternalPolicyError, and checks that nothing
+    /// was written and every process it started is gone.
+    func failure(_ spec: String) throws -> String {
+        var message = ""
+        XCTAssertThrowsError(try run(spec, out: "out")) { error in
+            XCTAssertTrue(error is ExternalPolicyError, "\(type(of: error)): \(error)")
+            message = "\(error)"
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("out")), "nothing is written")
+        let pids = try String(contentsOfFile: dir.path("pids"), encoding: .utf8).split(separator: "\n").compactMap { Int32($0) }
+        XCTAssertFalse(pids.isEmpty)
+        for pid in pids { XCTAssertEqual(kill(pid, 0), -1, "process \(pid) is still running") }
+        return message
+    }
+
+    func assertNamesPolicyMessageUserAndTime(_ message: String, file: StaticString = #filePath, line: UInt = #line) {
+        for part in ["external policy \"/bin/sh\" \"-c\"", "in reply to the \"decide\" message", "at simulated time d0+",
+                     "for user 0 (replication 0, configuration \"bad\")"] {
+            XCTAssertTrue(message.contains(part), "missing \(part) in: \(message)", file: file, line: line)
+        }
+    }
+
+    func testCrashStopsTheRunWithItsExitStatus() throws {
+        let m = try failure(try misbehaving("exit 3"))
+        assertNamesPolicyMessageUserAndTime(m)
+        XCTAssertTrue(m.contains("exited with status 3"), m)
+    }
+
+    func testHangIsStoppedAfterTheTimeoutAndKilled() throws {
+        let start = Date()
+        let m = try failure(try misbehaving("exec sleep 60", timeout: "1s"))
+        assertNamesPolicyMessageUserAndTime(m)
+        XCTAssertTrue(m.contains("did not answer within the timeout of 1.0 seconds"), m)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 10)
+    }
+
+    func testInvalidJSONIsAnError() throws {
+        let m = try failure(try misbehaving("echo 'run everything please'; sleep 60"))
+        assertNamesPolicyMessageUserAndTime(m)
+        XCTAssertTrue(m.contains("wrote a line that is not JSON: 'run everything please'"), m)
+    }
+
+    func testUnknownRequestIsAnError() throws {
+        let m = try failure(try misbehaving(#"echo '{"type":"decision","run":[4000000]}'; sleep 60"#))
+        assertNamesPolicyMessageUserAndTime(m)
+        XCTAssertTrue(m.contains("asked to run request 4000000, which is not pending"), m)
+    }
+
+    func testWrongProtocolVersionFailsTheHandshake() throws {
+        let script = #"echo $$ >> \#(dir.path("pids")); read line; echo '{"type":"hello","protocol":99}'; sleep 60"#
+        let spec = try write(spec: #"{"name": "external", "params": {"command": \#(json(["/bin/sh", "-c", script]))}}"#, users: 1)
+        let m = try failure(spec)
+        XCTAssertTrue(m.contains("speaks protocol version 99; this bgbench speaks 1") && m.contains("\"hello\" message"), m)
+    }
+
+    func testUnstartableCommandIsAnError() throws {
+        let spec = try write(spec: #"{"name": "external", "params": {"command": ["/nonexistent/decider"]}}"#, users: 1)
+        XCTAssertThrowsError(try run(spec, out: "out")) { error in
+            XCTAssertTrue("\(error)".contains("could not be run") && "\(error)".contains("/nonexistent/decider"), "\(error)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("out")))
+    }
+
+    func testInterruptionStopsAWaitAtOnceAndKillsTheProcess() throws {
+        let spec = try misbehaving("exec sleep 60", timeout: "60s")
+        let stopAt = Date().addingTimeInterval(1)
+        let start = Date()
+        let result = try run(spec, out: "out", stop: { Date() >= stopAt })
+        XCTAssertEqual(result, .interrupted)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 5, "an interrupted run does not wait for the 60 s timeout")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("out")))
+        let pids = try String(contentsOfFile: dir.path("pids"), encoding: .utf8).split(separator: "\n").compactMap { Int32($0) }
+        for pid in pids { XCTAssertEqual(kill(pid, 0), -1, "process \(pid) is still running") }
+    }
+
+    func testSpecErrors() throws {
+        for (params, fragment) in [
+            (#"{}"#, #"external needs the parameter "command""#),
+            (#"{"command": "python3 p.py"}"#, "expected a non-empty array of strings"),
+            (#"{"command": []}"#, "an empty list gives no configurations"),
+            (#"{"command": ["python3", 4]}"#, "$.policies[0].params.command[1]: expected a string"),
+        ] {
+            let spec = try write(spec: #"{"name": "external", "params": \#(params)}"#)
+            XCTAssertThrowsError(try ExperimentCommands.validate(specPath: spec, registry: .standard)) { error in
+                XCTAssertTrue("\(error)".contains(fragment), "\(params): \(error)")
+            }
+        }
+        // A list of argvs is a grid axis; one argv is one value.
+        let two = try write(spec: #"{"name": "external", "params": {"command": [["a"], ["b", "c"]]}}"#)
+        XCTAssertEqual(try ExperimentSpec.load(path: two, registry: .standard).configurations.map(\.label),
+                       [#"external command=["a"]"#, #"external command=["b","c"]"#])
+        let one = try write(spec: #"{"name": "external", "params": {"command": ["b", "c"]}}"#)
+        XCTAssertEqual(try ExperimentSpec.load(path: one, registry: .standard).configurations.map(\.label), ["external"])
+    }
+}
