@@ -185,4 +185,57 @@ final class ExternalPolicyTests: XCTestCase {
         let one = try write(spec: #"{"name": "external", "params": {"command": ["b", "c"]}}"#)
         XCTAssertEqual(try ExperimentSpec.load(path: one, registry: .standard).configurations.map(\.label), ["external"])
     }
+
+    // MARK: Through the bgbench executable
+
+    func testCLIExits65OnAFailedPolicyAndListsExternal() throws {
+        let spec = try misbehaving("exit 3")
+        let p = Process()
+        p.executableURL = CLITests.binary
+        p.arguments = ["run", spec, "--out", dir.path("cli"), "--threads", "1"]
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = Pipe()
+        try p.run()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 65, text)
+        XCTAssertTrue(text.hasPrefix("Error: external policy") && text.contains("exited with status 3"), text)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("cli")))
+
+        let list = Process()
+        list.executableURL = CLITests.binary
+        list.arguments = ["policies"]
+        let out = Pipe()
+        list.standardOutput = out
+        try list.run()
+        let listing = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        list.waitUntilExit()
+        XCTAssertTrue(listing.contains("external — decisions from a process of your own"), listing)
+        XCTAssertTrue(listing.contains("command") && listing.contains("required"), listing)
+    }
+
+    /// SIGINT to bgbench while the decision process hangs: exit 130 at once,
+    /// nothing written, the process killed (it is in its own process group,
+    /// so it did not get the signal itself).
+    func testCLIInterruptedKillsTheDecisionProcess() throws {
+        let spec = try misbehaving("exec sleep 60", timeout: "60s")
+        let p = Process()
+        p.executableURL = CLITests.binary
+        p.arguments = ["run", spec, "--out", dir.path("cli"), "--threads", "1"]
+        p.standardError = Pipe()
+        p.standardOutput = Pipe()
+        try p.run()
+        // Wait for the decision process to be up.
+        let deadline = Date().addingTimeInterval(10)
+        while (try? String(contentsOfFile: dir.path("pids"), encoding: .utf8)) == nil && Date() < deadline { usleep(20_000) }
+        usleep(200_000)
+        kill(p.processIdentifier, SIGINT)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 130)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("cli")))
+        let pids = try String(contentsOfFile: dir.path("pids"), encoding: .utf8).split(separator: "\n").compactMap { Int32($0) }
+        XCTAssertFalse(pids.isEmpty)
+        for pid in pids { XCTAssertEqual(kill(pid, 0), -1, "process \(pid) is still running") }
+    }
 }

@@ -43,7 +43,9 @@ final class RegistryTests: XCTestCase {
         let text = PolicyRegistry.standard.listing()
         for d in PolicyRegistry.standard.descriptors {
             XCTAssertTrue(text.contains(d.name))
-            for p in d.parameters { XCTAssertTrue(text.contains(p.name) && text.contains("default \(p.defaultValue)")) }
+            for p in d.parameters {
+                XCTAssertTrue(text.contains(p.name) && text.contains(p.isRequired ? "required" : "default \(p.defaultValue)"), p.name)
+            }
         }
         print(text)
     }
