@@ -51,7 +51,7 @@ let package = Package(
         .executableTarget(name: "bgbench", dependencies: ["BGBenchCLI"]),
         .executableTarget(
             name: "BGBenchmarks",
-            dependencies: ["SimCore", "Stats", "Traces", "Policies", "Experiments"],
+            dependencies: ["SimCore", "Stats", "Traces", "Device", "Policies", "Experiments"],
             path: "Benchmarks/BGBenchmarks"
         ),
 
