@@ -22,8 +22,14 @@ done
 grep -q "Reproduce: \`$exe run specs/compare.json\`" "$out/report.md" || fail "report.md's Reproduce line does not name $exe"
 grep -q "\"executable\": \"$exe\"" "$out/manifest.json" || fail "manifest.json does not name $exe"
 grep -q '"wifi-or-charging"' "$out/manifest.json" || fail "manifest.json's registry does not list wifi-or-charging"
+# Sharded and merged through the same executable: the unsharded bytes.
+for i in 0 1; do $exe run specs/compare.json --out "$out-shard$i" --shard $i/2 --threads 1 --quiet; done
+$exe merge --out "$out-merged" "$out-shard0" "$out-shard1" > /dev/null
+for f in runs.csv summary.csv report.md; do
+    cmp -s "$out/$f" "$out-merged/$f" || fail "merge of the shards differs from the whole run in $f"
+done
 # The report re-renders to the same bytes with the same executable.
 cp "$out/report.md" "$out/report.before"
 $exe report "$out" > /dev/null
 cmp -s "$out/report.md" "$out/report.before" || fail "bgbench report changed report.md"
-echo "test-examples: CustomPolicy OK (tests, validate, run with a grid, report names the policy and $exe)"
+echo "test-examples: CustomPolicy OK (tests, policies, validate, run with a grid, shards merged, report names the policy and $exe)"
