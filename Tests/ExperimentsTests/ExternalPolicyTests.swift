@@ -53,14 +53,22 @@ final class ExternalPolicyTests: XCTestCase {
             .filter { $0.hasPrefix(label + ",") }.map { $0.dropFirst(label.count) }
     }
 
+    /// Also under the wrappers: coalescing asks the base ahead through
+    /// `decide` (look-ahead messages) where it reads the built-in greedy's plans.
     func testPythonGreedyMatchesBuiltInGreedyByteForByte() throws {
         try skipWithoutPython()
-        let greedy = Self.python.appendingPathComponent("greedy.py").path
-        let spec = try write(spec: #"{"name": "greedy"}, {"name": "external", "label": "py", "params": {"command": \#(json(["python3", greedy]))}}"#)
+        let py = #"{"name": "external", "params": {"command": \#(json(["python3", Self.python.appendingPathComponent("greedy.py").path]))}}"#
+        let spec = try write(spec: #"""
+            {"name": "greedy"}, \#(py.dropLast()), "label": "py"},
+            {"name": "coalescing", "base": {"name": "greedy"}}, {"name": "coalescing", "label": "py-coalescing", "base": \#(py)},
+            {"name": "exponential-backoff", "base": {"name": "greedy"}}, {"name": "exponential-backoff", "label": "py-backoff", "base": \#(py)}
+            """#, users: 2, days: 2)
         guard case .completed = try run(spec, out: "o", threads: 2) else { return XCTFail() }
-        let builtIn = try rows("o", "greedy"), external = try rows("o", "py")
-        XCTAssertEqual(builtIn.count, 3)
-        XCTAssertEqual(builtIn, external)
+        for (builtIn, external) in [("greedy", "py"), ("coalescing(greedy)", "py-coalescing"), ("exponential-backoff(greedy)", "py-backoff")] {
+            let a = try rows("o", builtIn), b = try rows("o", external)
+            XCTAssertEqual(a.count, 2, builtIn)
+            XCTAssertEqual(a, b, "\(builtIn) vs \(external)")
+        }
     }
 
     func testSameBytesForAnyThreadCountAndParametersPassThrough() throws {
