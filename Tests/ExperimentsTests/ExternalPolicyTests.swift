@@ -147,6 +147,12 @@ final class ExternalPolicyTests: XCTestCase {
         XCTAssertTrue(m.contains("asked to run request 4000000, which is not pending"), m)
     }
 
+    func testAnErrorReplyIsReportedWithItsMessage() throws {
+        let m = try failure(try misbehaving(#"echo '{"type":"error","message":"KeyError: threshold"}'; sleep 60"#))
+        assertNamesPolicyMessageUserAndTime(m)
+        XCTAssertTrue(m.contains("reported an error: KeyError: threshold"), m)
+    }
+
     func testWrongProtocolVersionFailsTheHandshake() throws {
         let script = #"echo $$ >> \#(dir.path("pids")); read line; echo '{"type":"hello","protocol":99}'; sleep 60"#
         let spec = try write(spec: #"{"name": "external", "params": {"command": \#(json(["/bin/sh", "-c", script]))}}"#, users: 1)
