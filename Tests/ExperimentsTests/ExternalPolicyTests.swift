@@ -62,7 +62,7 @@ final class ExternalPolicyTests: XCTestCase {
             {"name": "greedy"}, \#(py.dropLast()), "label": "py"},
             {"name": "coalescing", "base": {"name": "greedy"}}, {"name": "coalescing", "label": "py-coalescing", "base": \#(py)},
             {"name": "exponential-backoff", "base": {"name": "greedy"}}, {"name": "exponential-backoff", "label": "py-backoff", "base": \#(py)}
-            """#, users: 2, days: 2)
+            """#, users: 2, days: 1)
         guard case .completed = try run(spec, out: "o", threads: 2) else { return XCTFail() }
         for (builtIn, external) in [("greedy", "py"), ("coalescing(greedy)", "py-coalescing"), ("exponential-backoff(greedy)", "py-backoff")] {
             let a = try rows("o", builtIn), b = try rows("o", external)
@@ -75,7 +75,7 @@ final class ExternalPolicyTests: XCTestCase {
         try skipWithoutPython()
         let recent = Self.python.appendingPathComponent("recently_used.py").path
         let spec = try write(spec: #"{"name": "external", "label": "recent", "params": {"command": \#(json(["python3", recent])), "windowHours": [2, 48]}}"#,
-                             users: 3, days: 1)
+                             users: 2, days: 1)
         _ = try run(spec, out: "one", threads: 1)
         _ = try run(spec, out: "two", threads: 2)
         XCTAssertEqual(try String(contentsOfFile: dir.path("one/runs.csv"), encoding: .utf8),

@@ -23,7 +23,13 @@ final class DecisionProcess: @unchecked Sendable {
     let pid: pid_t
     private var socket: Int32
     private var buffer: [UInt8] = []
+    /// Where `recv` writes (kept, not allocated per read).
+    private var chunk = [UInt8](repeating: 0, count: 65536)
     private var reaped = false
+
+    /// A reply longer than this without a newline is an error, not a
+    /// reason to fill memory.
+    static let maximumLineBytes = 16 << 20
 
     /// Why a read or write did not complete.
     enum Failure: Error {
@@ -32,6 +38,7 @@ final class DecisionProcess: @unchecked Sendable {
         case timedOut
         /// The run is being interrupted.
         case stopped
+        case lineTooLong
         case system(String)
     }
 
@@ -101,9 +108,12 @@ final class DecisionProcess: @unchecked Sendable {
                 buffer.removeSubrange(...newline)
                 return line
             }
-            var chunk = [UInt8](repeating: 0, count: 65536)
             let n = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            if n > 0 { buffer += chunk[..<n]; continue }
+            if n > 0 {
+                buffer += chunk[..<n]
+                if buffer.count > Self.maximumLineBytes { throw .lineTooLong }
+                continue
+            }
             if n == 0 { throw .exited(exitStatus()) }
             if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
                 try wait(for: Int16(POLLIN), deadline: deadline, stop: stop)

@@ -113,6 +113,7 @@ final class ExternalDecisionHost: PolicyResource, @unchecked Sendable {
             case .timedOut: what = "did not answer within the timeout of \(timeout) (parameter \"timeout\")"
             case .stopped: what = "was stopped: the run was interrupted"
             case .system(let s): what = "could not be run: \(s)"
+            case .lineTooLong: what = "wrote more than \(DecisionProcess.maximumLineBytes >> 20) MiB without a newline"
             }
         case let e as ExternalReply.Invalid: what = e.problem
         default: what = "\(error)"
