@@ -104,7 +104,8 @@ enum ExternalMessages {
 
     static func json(_ v: ParameterValue) -> String {
         switch v {
-        case .number(let d): number(d)
+        // A whole number as the spec wrote it (2, not 2.0).
+        case .number(let d): d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : number(d)
         case .string(let s): string(s)
         case .bool(let b): String(b)
         case .null: "null"

@@ -92,8 +92,8 @@ final class ExternalSession: @unchecked Sendable {
         }
         var wake: SimTime? = nil
         if let v = o["wakeAt"], !(v is NSNull) {
-            guard let n = v as? Int64 else { throw ExternalReply.Invalid(#""wakeAt" is \#(ExternalReply.show(v)), expected whole microseconds or null"#) }
-            wake = SimTime(microseconds: n)
+            guard let n = v as? Int else { throw ExternalReply.Invalid(#""wakeAt" is \#(ExternalReply.show(v)), expected whole microseconds or null"#) }
+            wake = SimTime(microseconds: Int64(n))
         }
         return PolicyDecision(run: run, runAllEligible: all, wakeAt: wake)
     }

@@ -1,0 +1,95 @@
+import Device
+import Foundation
+import SimCore
+import XCTest
+@testable import Policies
+
+/// The messages of Docs/ExternalPolicyProtocol.md are valid JSON with the
+/// documented fields and values.
+final class ExternalMessagesTests: XCTestCase {
+    let request = TaskRequest(id: RequestID(12), app: 2, identifier: 0, kind: .appRefresh,
+                              earliestBegin: SimTime(microseconds: 5_000_000), requiresNetworkConnectivity: true,
+                              submittedAt: SimTime(microseconds: 1_000_000))
+
+    func parse(_ line: String) throws -> [String: Any] {
+        XCTAssertFalse(line.contains("\n"), "one message, one line")
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    func testDecideCarriesTheContextAndEligibility() throws {
+        let context = PolicyContext(now: SimTime(microseconds: 2_000_000),
+                                    device: DeviceState(batteryPercent: 81.5, network: .cellular),
+                                    pending: [request], appCount: 3, lastSessionEnd: SimTime(microseconds: 500),
+                                    backgroundJoules: 4.25)
+        let observation = ExternalMessages.observation(.submitted(request), context)
+        let m = try parse(ExternalMessages.decide(context, observations: observation))
+        XCTAssertEqual(m["type"] as? String, "decide")
+        XCTAssertEqual(m["now"] as? Int, 2_000_000)
+        XCTAssertTrue(m["radioUpUntil"] is NSNull)
+        XCTAssertEqual(m["lastSessionEnd"] as? Int, 500)
+        XCTAssertEqual(m["backgroundJoules"] as? Double, 4.25)
+        XCTAssertEqual(m["refreshBudget"] as? Int, 30_000_000)
+        let device = try XCTUnwrap(m["device"] as? [String: Any])
+        XCTAssertEqual(device["batteryPercent"] as? Double, 81.5)
+        XCTAssertEqual(device["network"] as? String, "cellular")
+        XCTAssertTrue(device["foregroundApp"] is NSNull)
+        let pending = try XCTUnwrap(m["pending"] as? [[String: Any]])
+        XCTAssertEqual(pending.count, 1)
+        XCTAssertEqual(pending[0]["id"] as? Int, 12)
+        XCTAssertEqual(pending[0]["kind"] as? String, "refresh")
+        XCTAssertEqual(pending[0]["eligible"] as? Bool, false)
+        XCTAssertEqual(pending[0]["refusal"] as? String, "before_earliest_begin")
+        let observations = try XCTUnwrap(m["observations"] as? [[String: Any]])
+        XCTAssertEqual(observations.first?["kind"] as? String, "submitted")
+        XCTAssertEqual((observations.first?["request"] as? [String: Any])?["earliestBegin"] as? Int, 5_000_000)
+        XCTAssertNil((observations.first?["request"] as? [String: Any])?["eligible"], "eligibility only in pending")
+    }
+
+    func testStartEscapesStringsAndSortsParams() throws {
+        let line = ExternalMessages.start(device: SimulatedDevice(configuration: "a \"quoted\"\nlabel", replication: 1, user: 7),
+                                          appCount: 7, params: ["z": .number(1), "a": .array([.string("x"), .bool(true)])])
+        let m = try parse(line)
+        XCTAssertEqual((m["device"] as? [String: Any])?["configuration"] as? String, "a \"quoted\"\nlabel")
+        XCTAssertEqual((m["device"] as? [String: Any])?["user"] as? Int, 7)
+        XCTAssertEqual(m["apps"] as? Int, 7)
+        XCTAssertTrue(line.contains(#""params":{"a":["x",true],"z":1}"#), line)
+    }
+
+    func testEveryObservationKindIsNamed() throws {
+        let context = PolicyContext(now: .zero, device: DeviceState())
+        let cases: [(PolicyObservation, String)] = [
+            (.launch(app: 1), "launch"), (.sessionEnded(app: 1), "sessionEnded"), (.submitted(request), "submitted"),
+            (.stateChanged(.lowPowerModeOn), "stateChanged"),
+            (.refused(RequestID(3), .screenOn), "refused"),
+        ]
+        for (o, kind) in cases {
+            let m = try parse(ExternalMessages.observation(o, context))
+            XCTAssertEqual(m["kind"] as? String, kind)
+        }
+        // (taskFinished: its report has no public initialiser; the end-to-end
+        // tests' Python clients parse real ones.)
+        XCTAssertEqual(ExternalMessages.number(.infinity), "null", "JSON has no infinity")
+        XCTAssertEqual(try parse(ExternalMessages.observation(.stateChanged(.lowPowerModeOn), context))["change"] as? String, "lowPowerModeOn")
+        XCTAssertEqual(try parse(ExternalMessages.observation(.refused(RequestID(3), .screenOn), context))["reason"] as? String, "screen_on")
+    }
+
+    func testDecisionReplyIsChecked() throws {
+        let pending = [request]
+        let ok = try ExternalSession.decision(["type": "decision", "run": [12], "runAllEligible": true, "wakeAt": 99],
+                                              pending: pending, now: .zero)
+        XCTAssertEqual(ok, PolicyDecision(run: [RequestID(12)], runAllEligible: true, wakeAt: SimTime(microseconds: 99)))
+        XCTAssertEqual(try ExternalSession.decision(["type": "decision"], pending: pending, now: .zero), .none)
+        for (bad, fragment) in [
+            (["type": "decison"] as [String: Any], "instead of \"decision\""),
+            (["type": "decision", "run": 12], "expected an array of request ids"),
+            (["type": "decision", "run": [1.5]], "expected request ids"),
+            (["type": "decision", "run": [13]], "request 13, which is not pending (pending: 12)"),
+            (["type": "decision", "runAllEligible": "yes"], "expected true or false"),
+            (["type": "decision", "wakeAt": "soon"], "expected whole microseconds"),
+        ] {
+            XCTAssertThrowsError(try ExternalSession.decision(bad, pending: pending, now: .zero)) { e in
+                XCTAssertTrue((e as? ExternalReply.Invalid)?.problem.contains(fragment) == true, "\(bad): \(e)")
+            }
+        }
+    }
+}
