@@ -25,7 +25,7 @@ final class WiFiOrChargingRefresherTests: XCTestCase {
         let submitted = SimTime(day: 0, plus: .hours(9))
         let request = TaskRequest(id: RequestID(1), app: 0, identifier: 0, kind: .appRefresh,
                                   earliestBegin: submitted, submittedAt: submitted)
-        var policy = WiFiOrChargingRefresher(maxHold: .hours(3))
+        let policy = WiFiOrChargingRefresher(maxHold: .hours(3))
         func decide(after: SimDuration, network: NetworkType, charging: Bool = false) -> PolicyDecision {
             let context = PolicyContext(now: submitted + after,
                                         device: DeviceState(isCharging: charging, network: network),
