@@ -1,4 +1,5 @@
 import Foundation
+import Device
 import Policies
 import Synchronization
 import TestSupport
@@ -251,5 +252,20 @@ final class ExternalPolicyTests: XCTestCase {
         let pids = try String(contentsOfFile: dir.path("pids"), encoding: .utf8).split(separator: "\n").compactMap { Int32($0) }
         XCTAssertFalse(pids.isEmpty)
         for pid in pids { XCTAssertEqual(kill(pid, 0), -1, "process \(pid) is still running") }
+    }
+}
+
+extension ExternalPolicyTests {
+    /// The conformance helper works on an external policy too (outside a
+    /// run: no runner, so the processes end with the policy value).
+    func testPythonGreedyPassesTheConformanceCheck() throws {
+        try skipWithoutPython()
+        let config = PolicyConfiguration(name: "external", params: [
+            "command": .array([.string("python3"), .string(Self.python.appendingPathComponent("greedy.py").path)])])
+        let made = try PolicyRegistry.standard.makeOwningResources(config)
+        defer { for r in made.resources { r.shutDown() } }
+        func check<P: SchedulingPolicy>(_ p: P) -> [PolicyConformance.Violation] { PolicyConformance.check(p) }
+        XCTAssertEqual(check(made.policy), [])
+        XCTAssertNil(made.resources.first?.failure)
     }
 }
