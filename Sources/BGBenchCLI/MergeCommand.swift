@@ -1,3 +1,4 @@
+import Foundation
 import Experiments
 
 struct MergeCommand: Command {
@@ -50,19 +51,20 @@ struct ReportCommand: Command {
 struct ValidateCommand: Command {
     static let path = ["validate"]
     static let overview = "Check an experiment file without running it; errors name the JSON path."
-    static let usage = "bgbench validate <spec>"
+    static let usage = "bgbench validate <spec> [--threads <n>]"
     static let arguments = [("<spec>", "Experiment file (JSON).")]
-    static let options: [(String, String)] = []
+    static let options = [("--threads <n>", "Threads the run would use (default: all cores), for the memory estimate; as in 'bgbench run'.")]
 
-    let spec: String
+    let spec: String, threads: Int
 
     init(parsing args: inout ArgumentList) throws(UsageError) {
+        threads = try args.intOption("--threads", in: 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
         let rest = try args.positionals()
         guard rest.count == 1 else { throw UsageError("validate takes exactly one spec file") }
         spec = rest[0]
     }
 
-    func run() throws { print(try ExperimentCommands.validate(specPath: spec)) }
+    func run() throws { print(try ExperimentCommands.validate(specPath: spec, threads: threads)) }
 }
 
 struct PoliciesCommand: Command {

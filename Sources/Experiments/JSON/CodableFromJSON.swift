@@ -37,7 +37,7 @@ public enum CodableFromJSON {
                 if let e = known.first(where: { $0.key == k })?.value {
                     try checkKeys(v, against: e, path: "\(path).\(k)")
                 } else if v != .null {
-                    throw SpecError(path: "\(path).\(k)", message: "unknown key \"\(k)\"; known keys here: \(known.map(\.key).joined(separator: ", "))")
+                    throw SpecError(path: "\(path).\(k)", message: "unknown key \"\(k)\"; known keys here: \(known.map(\.key).sorted().joined(separator: ", "))")
                 }
             }
         case let (.array(items), .array(known)) where items.count == known.count:

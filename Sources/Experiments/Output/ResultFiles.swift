@@ -43,10 +43,7 @@ public enum ResultFiles {
     /// looked up by name in `knownMetrics` (unknown names get an empty unit).
     public static func readRuns(path: String, configurations: [String]? = nil,
                                 knownMetrics: [MetricDescriptor]) throws(InputFileError) -> ResultSet {
-        let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw InputFileError(file: path, line: nil, message: "cannot read (\(error.localizedDescription))")
-        }
+        let text = try InputText.read(path)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         if lines.last == "" { lines.removeLast() }
         guard let headerLine = lines.first, let header = CSV.split(headerLine),

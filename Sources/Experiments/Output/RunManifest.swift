@@ -77,9 +77,7 @@ struct ShardMarker: Equatable {
     static func read(directory: String) throws(InputFileError) -> ShardMarker? {
         let path = (directory as NSString).appendingPathComponent("shard.json")
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw InputFileError(file: path, line: nil, message: "cannot read")
-        }
+        let text = try InputText.read(path)
         do {
             let node = JSONNode(try JSONParser.parse(text))
             let f = try node.object(knownKeys: ["version", "spec_name", "spec_hash", "seed", "events", "shard_index",

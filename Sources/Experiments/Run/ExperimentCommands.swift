@@ -30,6 +30,19 @@ public enum ExperimentCommands {
         case interrupted
     }
 
+    /// The spec's runner after every check that needs the world (trace set
+    /// values, app names, the memory estimate): what `run` simulates and
+    /// `validate` describes, so the two accept exactly the same inputs.
+    public static func prepare(_ spec: ExperimentSpec, threads: Int) throws -> Runner {
+        let runner = try Runner(spec: spec)
+        do { try WorldChecks.check(spec, traceSet: runner.traceSet, threads: threads) } catch {
+            var e = error
+            e.file = spec.file
+            throw e
+        }
+        return runner
+    }
+
     /// Default output directory for a spec: `Reports/<name>`.
     public static func defaultOutput(for spec: ExperimentSpec) -> String { "Reports/\(spec.name)" }
 
@@ -41,7 +54,7 @@ public enum ExperimentCommands {
            marker.identity == identity, marker.shard == shard {
             return .skipped(directory: out)
         }
-        let runner = try Runner(spec: spec)
+        let runner = try prepare(spec, threads: o.threads)
         let start = Date()
         guard let output = runner.run(shard: o.shard ?? .whole, threads: o.threads, events: o.events,
                                       shouldStop: o.shouldStop, progress: o.progress)
@@ -173,14 +186,13 @@ extension ExperimentCommands {
     }
 
     /// Checks a spec without running it; returns a one-paragraph description.
-    public static func validate(specPath: String) throws -> String {
+    public static func validate(specPath: String, threads: Int) throws -> String {
         let spec = try ExperimentSpec.load(path: specPath)
+        let runner = try prepare(spec, threads: threads)
         let users: String
         switch spec.world {
         case let .generated(u, d, _): users = "\(u) users × \(d) days"
-        case let .traces(dir):
-            _ = try Runner(spec: spec)  // reads the trace set strictly
-            users = "trace set \(dir)"
+        case let .traces(dir): users = "trace set \(dir) (\(runner.users) users × \(runner.traceSet!.days) days)"
         }
         return "\(specPath): valid. \(spec.configurations.count) configurations (\(spec.configurations.map(\.label).joined(separator: "; "))) × \(users) × \(spec.replications) replication(s); baseline \(spec.configurations[spec.baseline].label)."
     }

@@ -17,13 +17,15 @@ import Traces
 public struct Runner: Sendable {
     public let spec: ExperimentSpec
     /// Trace set loaded once for a `traces` world; nil for a generated one.
-    let traceSet: TraceSet?
+    public let traceSet: TraceSet?
     let policies: [any SchedulingPolicy]
 
     public init(spec: ExperimentSpec) throws {
         self.spec = spec
         if case let .traces(directory) = spec.world {
-            traceSet = try TraceSetReader.read(directory: URL(fileURLWithPath: directory))
+            let set = try TraceSetReader.read(directory: URL(fileURLWithPath: directory))
+            try TraceSetRanges.check(set, directory: directory)
+            traceSet = set
         } else {
             traceSet = nil
         }
@@ -37,6 +39,13 @@ public struct Runner: Sendable {
         case let .generated(users, _, _): users
         case .traces: traceSet?.users.count ?? 0
         }
+    }
+
+    /// The id of user position `u` in the outputs: the trace set's own user
+    /// id (`users.csv`), which need not be 0, 1, 2, ...; for a generated
+    /// world the position itself.
+    public func userID(_ u: Int) -> Int {
+        traceSet?.users[u].profile.index ?? u
     }
 
     /// Work items: (replication, user) pairs, replication-major.
@@ -88,7 +97,7 @@ public struct Runner: Sendable {
                 let (m, log) = simulateDeviceWithLog(trace: trace, configuration: spec.device, policy: policy,
                                                      randomKey: key, memo: &memo)
                 metrics = m
-                let prefix = CSV.field(spec.configurations[c].label) + ",\(r),\(u),"
+                let prefix = CSV.field(spec.configurations[c].label) + ",\(r),\(userID(u)),"
                 for e in log.events { result.events += prefix + e.csvLine + "\n" }
             } else {
                 metrics = simulateDevice(trace: trace, configuration: spec.device, policy: policy, randomKey: key,
@@ -138,7 +147,7 @@ public struct Runner: Sendable {
         var keys: [RunKey] = []
         keys.reserveCapacity(labels.count * total)
         for c in labels.indices {
-            for item in items { keys.append(RunKey(configuration: c, replication: item / users, user: item % users)) }
+            for item in items { keys.append(RunKey(configuration: c, replication: item / users, user: userID(item % users))) }
         }
         let set = ResultSet(configurations: labels, metrics: Self.metrics, keys: keys, values: values)
         var log: String? = nil
