@@ -4,22 +4,26 @@ import Experiments
 struct MergeCommand: Command {
     static let path = ["merge"]
     static let overview = "Combine the shard directories of a sharded run into exactly the unsharded result."
-    static let usage = "bgbench merge --out <dir> <shard-dir>..."
+    static let usage = "bgbench merge --out <dir> [--force] <shard-dir>..."
     static let arguments = [("<shard-dir>", "Directories written by 'bgbench run --shard i/n', all n of them.")]
-    static let options = [("--out <dir>", "Directory for the merged result (created if absent).")]
+    static let options = [
+        ("--out <dir>", "Directory for the merged result (created whole at the end; never one of the shards)."),
+        ("--force", "Replace an existing --out directory whole."),
+    ]
 
-    let out: String, shards: [String]
+    let out: String, shards: [String], force: Bool
 
     init(parsing args: inout ArgumentList) throws(UsageError) {
         guard let out = try args.option("--out") else { throw UsageError("--out is required") }
         self.out = out
+        force = args.flag("--force")
         shards = try args.positionals()
         guard !shards.isEmpty else { throw UsageError("give the shard directories to merge") }
     }
 
     func run() throws {
         do {
-            let runs = try ExperimentCommands.merge(shardDirectories: shards, out: out)
+            let runs = try ExperimentCommands.merge(shardDirectories: shards, out: out, force: force)
             print("merged \(shards.count) shards (\(runs) runs) into \(out)")
         } catch let e as ExperimentCommands.MergeError {
             throw CommandFailure.badInput(e.message)
@@ -29,7 +33,7 @@ struct MergeCommand: Command {
 
 struct ReportCommand: Command {
     static let path = ["report"]
-    static let overview = "Re-render report.md, summary.csv, comparison.csv and plots of a run directory from its runs.csv."
+    static let overview = "Re-render report.md, summary.csv, comparison.csv and plots of a run directory from its runs.csv (checked against manifest.json first)."
     static let usage = "bgbench report <dir>"
     static let arguments = [("<dir>", "Output directory of 'bgbench run' or 'bgbench merge'.")]
     static let options: [(String, String)] = []

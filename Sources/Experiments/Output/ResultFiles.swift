@@ -14,9 +14,17 @@ public enum ResultFiles {
         return out
     }
 
-    /// Writes `runs.csv` without holding it in memory (large sweeps).
-    public static func writeRuns(_ results: ResultSet, to path: String) throws(OutputError) {
-        try AtomicFile.stream(to: path) { emit in emitRuns(results, emit) }
+    /// Writes `runs.csv` without holding it in memory (large sweeps) and
+    /// returns the SHA-256 of its bytes (recorded in the manifest).
+    public static func writeRuns(_ results: ResultSet, to path: String) throws(OutputError) -> String {
+        var hash = SHA256()
+        try OutputFile.stream(to: path) { emit in
+            emitRuns(results) { line in
+                hash.update(line)
+                emit(line)
+            }
+        }
+        return hash.hexDigest
     }
 
     /// The text of `runs.csv`, one line per call of `emit`.

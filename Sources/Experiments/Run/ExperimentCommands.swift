@@ -10,16 +10,19 @@ public enum ExperimentCommands {
         public var threads: Int
         public var shard: Shard?
         public var events: Bool
+        /// Replace an existing result directory at `out` (whole).
+        public var force: Bool
         /// Called with (done, total) as work items finish (from worker threads).
         public var progress: @Sendable (Int, Int) -> Void
         /// Polled by workers; true stops the run without writing anything.
         public var shouldStop: @Sendable () -> Bool
 
         public init(specPath: String, out: String? = nil, threads: Int, shard: Shard? = nil, events: Bool = false,
+                    force: Bool = false,
                     progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
                     shouldStop: @escaping @Sendable () -> Bool = { false }) {
             self.specPath = specPath; self.out = out; self.threads = threads; self.shard = shard
-            self.events = events; self.progress = progress; self.shouldStop = shouldStop
+            self.events = events; self.force = force; self.progress = progress; self.shouldStop = shouldStop
         }
     }
 
@@ -49,29 +52,46 @@ public enum ExperimentCommands {
     public static func run(_ o: RunOptions) throws -> RunResult {
         let spec = try ExperimentSpec.load(path: o.specPath)
         let out = o.out ?? defaultOutput(for: spec)
-        let identity = spec.identity(events: o.events)
-        if let shard = o.shard, let marker = try ShardMarker.read(directory: out),
+        let identity = try spec.identity(events: o.events)
+        if let shard = o.shard, let marker = try? ShardMarker.read(directory: out),
            marker.identity == identity, marker.shard == shard {
             return .skipped(directory: out)
         }
         let runner = try prepare(spec, threads: o.threads)
-        let start = Date()
-        guard let output = runner.run(shard: o.shard ?? .whole, threads: o.threads, events: o.events,
-                                      shouldStop: o.shouldStop, progress: o.progress)
-        else { return .interrupted }
-        let wall = Date().timeIntervalSince(start)
-        if let shard = o.shard {
-            let marker = ShardMarker(identity: identity, shard: shard, items: shard.items(of: runner.itemCount),
-                                     totalItems: runner.itemCount, spec: spec.source, specPath: o.specPath)
-            try RunDirectory.writeShard(results: output.results, wakes: output.wakesByHour, events: output.events,
-                                        marker: marker, to: out)
-        } else {
-            try RunDirectory.writeFull(results: output.results, wakes: output.wakesByHour, events: output.events,
-                                       spec: spec, specPath: o.specPath, to: out)
-            try RunDirectory.writeManifest(spec: spec, specPath: o.specPath, threads: o.threads, shards: [.whole],
-                                           wallSeconds: wall, runs: output.results.rowCount, to: out)
+        var inputs: [String] = []
+        if case let .traces(dir) = spec.world { inputs.append(dir) }
+        let stage = try StagedDirectory(target: out, force: o.force, inputs: inputs)
+        do {
+            let start = Date()
+            guard let output = try runner.run(shard: o.shard ?? .whole, threads: o.threads,
+                                              eventsPath: o.events ? stage.file("events.csv") : nil,
+                                              shouldStop: o.shouldStop, progress: o.progress)
+            else {
+                stage.abort()
+                return .interrupted
+            }
+            let wall = Date().timeIntervalSince(start)
+            if let shard = o.shard {
+                let marker = ShardMarker(identity: identity, shard: shard, items: shard.items(of: runner.itemCount),
+                                         totalItems: runner.itemCount, spec: spec.source, specPath: o.specPath,
+                                         hashes: ContentHashes(spec: identity.specHash, data: identity.dataHash, runs: ""))
+                try RunDirectory.writeShard(results: output.results, wakes: output.wakesByHour, marker: marker, to: stage.path)
+            } else {
+                let runsHash = try RunDirectory.writeFull(results: output.results, wakes: output.wakesByHour,
+                                                          hasEvents: o.events, spec: spec, specPath: o.specPath,
+                                                          to: stage.path)
+                try RunDirectory.writeManifest(spec: spec, specPath: o.specPath, threads: o.threads, shards: [.whole],
+                                               wallSeconds: wall, runs: output.results.rowCount,
+                                               hashes: ContentHashes(spec: identity.specHash, data: identity.dataHash,
+                                                                     runs: runsHash ?? ""),
+                                               to: stage.path)
+            }
+            try stage.commit()
+            return .completed(directory: out, runs: output.results.rowCount, wallSeconds: wall)
+        } catch {
+            stage.abort()
+            throw error
         }
-        return .completed(directory: out, runs: output.results.rowCount, wallSeconds: wall)
     }
 
     /// Why a set of shard directories cannot be merged.
@@ -80,8 +100,12 @@ public enum ExperimentCommands {
         public var description: String { message }
     }
 
-    /// Combines complete shards into exactly the files an unsharded run writes.
-    public static func merge(shardDirectories: [String], out: String, specPath: String? = nil) throws -> Int {
+    /// Combines complete shards into exactly the files an unsharded run
+    /// writes, after checking that they come from one spec, one world and
+    /// one bgbench version, that no runs.csv was edited since its shard wrote
+    /// it, and that every (configuration, replication, user) is there once.
+    public static func merge(shardDirectories: [String], out: String, specPath: String? = nil,
+                             force: Bool = false) throws -> Int {
         guard !shardDirectories.isEmpty else { throw MergeError(message: "no shard directories given") }
         var markers: [(dir: String, marker: ShardMarker)] = []
         var missing: [String] = []
@@ -96,10 +120,11 @@ public enum ExperimentCommands {
             if m.identity != first.identity {
                 var why: [String] = []
                 if m.identity.version != first.identity.version { why.append("bgbench version \(m.identity.version) vs \(first.identity.version)") }
-                if m.identity.specHash != first.identity.specHash { why.append("spec \(m.identity.specName) (hash \(m.identity.specHash)) vs \(first.identity.specName) (hash \(first.identity.specHash))") }
+                if m.identity.specHash != first.identity.specHash { why.append("spec \(m.identity.specName) (sha256 \(m.identity.specHash.prefix(16))…) vs \(first.identity.specName) (sha256 \(first.identity.specHash.prefix(16))…)") }
+                if m.identity.dataHash != first.identity.dataHash { why.append("the trace data or generator parameters differ (sha256 \(m.identity.dataHash.prefix(16))… vs \(first.identity.dataHash.prefix(16))…)") }
                 if m.identity.seed != first.identity.seed { why.append("seed \(m.identity.seed) vs \(first.identity.seed)") }
                 if m.identity.events != first.identity.events { why.append("--events on one and not the other") }
-                throw MergeError(message: "inconsistent shards: \(dir) differs from \(markers[0].dir): \(why.joined(separator: "; ")); all shards must come from the same spec, seed and bgbench version")
+                throw MergeError(message: "inconsistent shards: \(dir) differs from \(markers[0].dir): \(why.joined(separator: "; ")); all shards must come from the same spec, data, seed and bgbench version")
             }
             if m.shard.count != first.shard.count {
                 throw MergeError(message: "inconsistent shards: \(dir) is shard \(m.shard) but \(markers[0].dir) is shard \(first.shard); all shards must be split the same way")
@@ -120,35 +145,75 @@ public enum ExperimentCommands {
         let spec = try ExperimentSpec.parse(first.spec.serialized())
         let labels = spec.configurations.map(\.label)
         var merged = ResultSet(configurations: labels, metrics: Runner.metrics)
-        var events: String? = first.identity.events ? "" : nil
         var wakes = WakesByHour(configurations: labels)
         for i in 0..<n {
             let dir = byIndex[i]!
-            let part = try ResultFiles.readRuns(path: (dir as NSString).appendingPathComponent("runs.csv"),
-                                                configurations: labels, knownMetrics: Runner.metrics)
+            let runsPath = (dir as NSString).appendingPathComponent("runs.csv")
+            let hash = try ContentHashes.file(runsPath)
+            guard hash == byIndex[i].flatMap({ d in markers.first { $0.dir == d }?.marker.hashes.runs }) else {
+                throw MergeError(message: "\(runsPath): its SHA-256 is not the one its shard.json recorded; the file was edited or truncated after the shard ran; re-run that shard")
+            }
+            let part = try ResultFiles.readRuns(path: runsPath, configurations: labels, knownMetrics: Runner.metrics)
             guard part.metrics.map(\.name) == Runner.metrics.map(\.name) else {
-                throw MergeError(message: "\(dir)/runs.csv has other metric columns than this bgbench writes")
+                throw MergeError(message: "\(runsPath) has other metric columns than this bgbench writes")
             }
             for r in 0..<part.rowCount { merged.append(part.keys[r], Array(part.row(r))) }
             wakes.add(try WakesByHour.read(path: (dir as NSString).appendingPathComponent("wakes_by_hour.csv"),
                                            configurations: labels))
-            if events != nil {
-                let path = (dir as NSString).appendingPathComponent("events.csv")
-                guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                    throw MergeError(message: "\(path): missing or unreadable, but the shards were run with --events")
+        }
+        if let problem = RunsCheck.problem(merged, items: first.totalItems) {
+            throw MergeError(message: "the shards do not hold each run exactly once: \(problem)")
+        }
+        let stage = try StagedDirectory(target: out, force: force, inputs: shardDirectories)
+        do {
+            if first.identity.events {
+                try concatenateEvents((0..<n).map { byIndex[$0]! }, to: stage.file("events.csv"))
+            }
+            let path = specPath ?? first.specPath
+            let runsHash = try RunDirectory.writeFull(results: merged, wakes: wakes, hasEvents: first.identity.events,
+                                                      spec: spec, specPath: path, to: stage.path)
+            try RunDirectory.writeManifest(spec: spec, specPath: path, threads: 0,
+                                           shards: markers.map(\.marker.shard).sorted { $0.index < $1.index },
+                                           wallSeconds: 0, runs: merged.rowCount,
+                                           hashes: ContentHashes(spec: first.identity.specHash, data: first.identity.dataHash,
+                                                                 runs: runsHash ?? ""),
+                                           to: stage.path)
+            try stage.commit()
+        } catch {
+            stage.abort()
+            throw error
+        }
+        return merged.rowCount
+    }
+
+    /// The shards' `events.csv` files one after the other, the header once,
+    /// copied in blocks (never a whole file in memory).
+    static func concatenateEvents(_ dirs: [String], to path: String) throws {
+        var out = try OutputStreamFile(path: path)
+        for (i, dir) in dirs.enumerated() {
+            let source = (dir as NSString).appendingPathComponent("events.csv")
+            let fd = open(source, O_RDONLY)
+            guard fd >= 0 else {
+                throw MergeError(message: "\(source): cannot open (\(InputText.errnoText())), but the shards were run with --events")
+            }
+            defer { close(fd) }
+            var skippingHeader = i > 0
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                guard n >= 0 else { throw InputFileError(file: source, line: nil, message: "cannot read (\(InputText.errnoText()))") }
+                if n == 0 { break }
+                var start = 0
+                if skippingHeader {
+                    guard let nl = chunk[0..<n].firstIndex(of: UInt8(ascii: "\n")) else { continue }
+                    start = nl + 1
+                    skippingHeader = false
                 }
-                events! += i == 0 ? text : String(text.drop { $0 != "\n" }.dropFirst())
+                out.append(bytes: chunk[start..<n])
             }
         }
-        let expected = first.totalItems * labels.count
-        guard merged.rowCount == expected else {
-            throw MergeError(message: "the shards hold \(merged.rowCount) runs, the spec needs \(expected); a runs.csv was altered or truncated")
-        }
-        let path = specPath ?? first.specPath
-        try RunDirectory.writeFull(results: merged, wakes: wakes, events: events, spec: spec, specPath: path, to: out)
-        try RunDirectory.writeManifest(spec: spec, specPath: path, threads: 0, shards: markers.map(\.marker.shard).sorted { $0.index < $1.index },
-                                       wallSeconds: 0, runs: merged.rowCount, to: out)
-        return merged.rowCount
+        try out.close()
     }
 }
 
@@ -156,17 +221,25 @@ extension ExperimentCommands {
     /// Re-renders `summary.csv`, `comparison.csv`, `report.md` and the plot
     /// of a finished run directory from its `runs.csv` and `manifest.json`
     /// (e.g. after changing the report code), without simulating anything.
+    ///
+    /// `runs.csv` is checked first against the manifest (its SHA-256, and
+    /// every run present exactly once); the directory is then rebuilt in a
+    /// staging directory (the kept files linked, not copied) and swapped in
+    /// whole, so an interrupted report leaves the old one intact.
     public static func report(directory: String) throws {
         let manifestPath = (directory as NSString).appendingPathComponent("manifest.json")
-        guard let text = try? String(contentsOfFile: manifestPath, encoding: .utf8) else {
-            throw MergeError(message: "\(manifestPath): missing or unreadable; is \(directory) the output of 'bgbench run' or 'bgbench merge'?")
+        let text: String
+        do { text = try InputText.read(manifestPath) } catch {
+            throw MergeError(message: "\(error); is \(directory) the output of 'bgbench run' or 'bgbench merge'?")
         }
         let manifest: JSONValue
         do { manifest = try JSONParser.parse(text) } catch {
             throw InputFileError(file: manifestPath, line: error.line, message: error.message)
         }
-        guard let source = manifest["spec"], case let .string(specPath)? = manifest["spec_path"] else {
-            throw InputFileError(file: manifestPath, line: nil, message: "expected \"spec\" and \"spec_path\" keys")
+        guard let source = manifest["spec"], case let .string(specPath)? = manifest["spec_path"],
+              case let .number(runs)? = manifest["runs"],
+              case let .string(runsHash)? = manifest["hashes"]?["runs_sha256"] else {
+            throw InputFileError(file: manifestPath, line: nil, message: "expected \"spec\", \"spec_path\", \"runs\" and \"hashes\".\"runs_sha256\" (a manifest from an older bgbench has no hashes: run again)")
         }
         var spec: ExperimentSpec
         do { spec = try ExperimentSpec.parse(source.serialized()) } catch {
@@ -175,14 +248,41 @@ extension ExperimentCommands {
             throw e
         }
         spec.file = specPath
-        let results = try ResultFiles.readRuns(path: (directory as NSString).appendingPathComponent("runs.csv"),
-                                               configurations: spec.configurations.map(\.label),
+        let runsPath = (directory as NSString).appendingPathComponent("runs.csv")
+        guard try ContentHashes.file(runsPath) == runsHash else {
+            throw MergeError(message: "\(runsPath): its SHA-256 is not the one manifest.json recorded; runs.csv was edited, truncated or replaced after the run; run again rather than report from it")
+        }
+        let results = try ResultFiles.readRuns(path: runsPath, configurations: spec.configurations.map(\.label),
                                                knownMetrics: Runner.metrics)
+        let labels = spec.configurations.map(\.label)
+        if let problem = RunsCheck.problem(results, items: labels.isEmpty ? 0 : Int(runs) / labels.count) {
+            throw MergeError(message: "\(runsPath): \(problem)")
+        }
         let wakes = try WakesByHour.read(path: (directory as NSString).appendingPathComponent("wakes_by_hour.csv"),
-                                         configurations: spec.configurations.map(\.label))
-        let eventsPath = (directory as NSString).appendingPathComponent("events.csv")
-        try RunDirectory.writeFull(results: results, wakes: wakes, events: nil, spec: spec, specPath: specPath, to: directory,
-                                   eventsPresent: FileManager.default.fileExists(atPath: eventsPath))
+                                         configurations: labels)
+        let eventsPresent = FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent("events.csv"))
+        let stage = try StagedDirectory(target: directory, force: true)
+        do {
+            // Everything but the re-rendered files is kept (linked, so a large events.csv is not copied).
+            let rendered: Set<String> = ["summary.csv", "comparison.csv", "efficiency.csv", "wakes_by_hour.csv",
+                                         "freshness_vs_energy.svg", "wakes_by_hour.svg", "report.md"]
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            for kept in entries.sorted() where !rendered.contains(kept) {
+                let from = (directory as NSString).appendingPathComponent(kept)
+                if link(from, stage.file(kept)) != 0 {
+                    let reason = InputText.errnoText()
+                    do { try FileManager.default.copyItem(atPath: from, toPath: stage.file(kept)) } catch {
+                        throw OutputError(path: stage.file(kept), message: "cannot link or copy \(from) (\(reason))")
+                    }
+                }
+            }
+            try RunDirectory.writeFull(results: results, wakes: wakes, hasEvents: eventsPresent, spec: spec,
+                                       specPath: specPath, to: stage.path, writeRuns: false)
+            try stage.commit()
+        } catch {
+            stage.abort()
+            throw error
+        }
     }
 
     /// Checks a spec without running it; returns a one-paragraph description.

@@ -113,8 +113,6 @@ public struct Runner: Sendable {
     /// What a run produced, before it is written.
     public struct Output: Sendable {
         public var results: ResultSet
-        /// `events.csv` body (header included) when events were asked for.
-        public var events: String?
         /// Work items (replication × user) run.
         public var itemCount: Int
         /// Main-loop events processed by all simulations (throughput figures).
@@ -123,14 +121,28 @@ public struct Runner: Sendable {
         public var wakesByHour: WakesByHour
     }
 
+    /// The header of `events.csv`.
+    public static var eventsHeader: String {
+        CSV.line(["configuration", "replication", "user"] + DeviceEvent.columns.map(\.name))
+    }
+
     /// Runs the items of `shard` on `threads` threads. Returns nil when
     /// `shouldStop` became true before the end (nothing is returned partial).
-    public func run(shard: Shard = .whole, threads: Int, events: Bool = false,
+    ///
+    /// With `eventsPath`, the event log is streamed to that file as the items
+    /// finish, in item order through a small reorder window (a few items per
+    /// thread), so memory does not grow with the number of users and the
+    /// bytes do not depend on the thread count.
+    public func run(shard: Shard = .whole, threads: Int, eventsPath: String? = nil,
                     shouldStop: @escaping @Sendable () -> Bool = { false },
-                    progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) -> Output? {
+                    progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws(OutputError) -> Output? {
         let items = shard.items(of: itemCount)
         let total = items.count
         let labels = spec.configurations.map(\.label)
+        let writer = try eventsPath.map { p throws(OutputError) in
+            try OrderedChunkWriter(path: p, first: items.lowerBound, window: 2 * max(1, threads) + 2,
+                                   header: Self.eventsHeader)
+        }
         // Rows go straight into the result table, configuration-major in item
         // order — already the output order — so nothing is copied or sorted
         // afterwards (peak memory is one table, not two).
@@ -139,10 +151,17 @@ public struct Runner: Sendable {
             let rows = RowBuffer(buffer, width: Self.metrics.count)
             return WorkQueue.map(items, threads: threads, shouldStop: shouldStop,
                                  progress: { progress($0, total) }) { item in
-                runItem(item, events: events, rows: rows) { c in c * total + (item - items.lowerBound) }
+                var result = runItem(item, events: writer != nil, rows: rows) { c in c * total + (item - items.lowerBound) }
+                writer?.submit(item, result.events)
+                result.events = ""
+                return result
             }
         }
-        guard !shouldStop(), results.allSatisfy({ $0 != nil }) else { return nil }
+        guard !shouldStop(), results.allSatisfy({ $0 != nil }) else {
+            writer?.cancel()
+            return nil
+        }
+        try writer?.finish()
 
         var keys: [RunKey] = []
         keys.reserveCapacity(labels.count * total)
@@ -150,16 +169,11 @@ public struct Runner: Sendable {
             for item in items { keys.append(RunKey(configuration: c, replication: item / users, user: userID(item % users))) }
         }
         let set = ResultSet(configurations: labels, metrics: Self.metrics, keys: keys, values: values)
-        var log: String? = nil
-        if events {
-            log = CSV.line(["configuration", "replication", "user"] + DeviceEvent.columns.map(\.name))
-                + results.map { $0!.events }.joined()
-        }
         var wakes = WakesByHour(configurations: spec.configurations.map(\.label))
         for item in results {
             for (c, hours) in item!.wakesByHour.enumerated() { wakes.add(configuration: c, hours) }
         }
-        return Output(results: set, events: log, itemCount: total,
+        return Output(results: set, itemCount: total,
                       simulatedEvents: results.reduce(0) { $0 + $1!.simulatedEvents }, wakesByHour: wakes)
     }
 }
