@@ -23,7 +23,10 @@ public struct Runner: Sendable {
     public init(spec: ExperimentSpec) throws {
         self.spec = spec
         if case let .traces(directory) = spec.world {
-            let set = try TraceSetReader.read(directory: URL(fileURLWithPath: directory))
+            let set: TraceSet
+            do { set = try TraceSetReader.read(directory: URL(fileURLWithPath: directory)) } catch let e as TraceFormatError {
+                throw TraceInputError(directory: directory, error: e)
+            }
             try TraceSetRanges.check(set, directory: directory)
             traceSet = set
         } else {
@@ -193,4 +196,12 @@ struct RowBuffer: @unchecked Sendable {
     func store(row: Int, _ value: (Int) -> Double) {
         for column in 0..<width { base[row * width + column] = value(column) }
     }
+}
+
+/// A trace-set format error with the directory in front, so the message
+/// names the whole path (`data/set/sessions.csv:12:3: ...`).
+public struct TraceInputError: Error, CustomStringConvertible {
+    public let directory: String
+    public let error: TraceFormatError
+    public var description: String { "\((directory as NSString).appendingPathComponent(error.description))" }
 }
