@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Traces
 import XCTest
@@ -251,5 +252,42 @@ final class ReliabilityTests: XCTestCase {
         }
         XCTAssertEqual(try String(contentsOfFile: dir.path("out/report.md"), encoding: .utf8), before)
         XCTAssertEqual(try leftovers(), [])
+    }
+}
+
+extension ReliabilityTests {
+    /// `--force` onto the directory holding the spec would delete the spec: refused.
+    func testForceOntoTheSpecsDirectoryIsRefused() throws {
+        try FileManager.default.createDirectory(atPath: dir.path("work"), withIntermediateDirectories: true)
+        let file = try write(spec(), "work/spec.json")
+        XCTAssertThrowsError(try ExperimentCommands.run(.init(specPath: file, out: dir.path("work"), threads: 1, force: true))) { error in
+            XCTAssertTrue("\(error)".contains("overlaps the input"), "\(error)")
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: file))
+        // Inside the spec's directory is fine.
+        _ = try ExperimentCommands.run(.init(specPath: file, out: dir.path("work/out"), threads: 1))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.path("work/out/runs.csv")))
+    }
+
+    /// Chunks handed over out of order by many threads come out in item
+    /// order, and no more than the window is ever held.
+    func testOrderedChunkWriterKeepsItemOrderWithinItsWindow() throws {
+        let path = dir.path("chunks.txt")
+        let writer = try OrderedChunkWriter(path: path, first: 10, window: 3, header: "h\n")
+        // Items handed out from a shared counter, as the work queue does
+        // (static strides could wait on an item no running thread holds).
+        let next = Atomic<Int>(10)
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            while true {
+                let item = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard item < 210 else { return }
+                if item % 7 == 0 { usleep(200) }
+                writer.submit(item, "\(item)\n")
+            }
+        }
+        try writer.finish()
+        XCTAssertLessThanOrEqual(writer.maxHeld, 3)
+        let expected = "h\n" + (10..<210).map { "\($0)\n" }.joined()
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), expected)
     }
 }

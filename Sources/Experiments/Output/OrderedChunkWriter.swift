@@ -13,6 +13,8 @@ final class OrderedChunkWriter: @unchecked Sendable {
     private var next: Int
     private let window: Int
     private var cancelled = false
+    /// The most chunks ever held at once (for the tests of the bound).
+    private(set) var maxHeld = 0
     private var file: OutputStreamFile
 
     /// Items are numbered from `first`; `header` is written before any chunk.
@@ -30,6 +32,7 @@ final class OrderedChunkWriter: @unchecked Sendable {
         while index - next >= window && !cancelled { condition.wait(until: Date().addingTimeInterval(0.1)) }
         if cancelled { return }
         pending[index] = chunk
+        maxHeld = max(maxHeld, pending.count)
         while let ready = pending.removeValue(forKey: next) {
             file.append(ready)
             next += 1

@@ -58,7 +58,9 @@ public enum ExperimentCommands {
             return .skipped(directory: out)
         }
         let runner = try prepare(spec, threads: o.threads)
-        var inputs: [String] = []
+        // The spec itself is an input too: `--out` may be inside its
+        // directory, but never a directory holding it (`--force` would delete it).
+        var inputs: [String] = [o.specPath]
         if case let .traces(dir) = spec.world { inputs.append(dir) }
         let stage = try StagedDirectory(target: out, force: o.force, inputs: inputs)
         do {
