@@ -63,6 +63,8 @@ final class ReliabilityTests: XCTestCase {
             (spec(policies: #"[{"name": "fixed-interval", "params": {"interval": ["1m","2m","3m","4m","5m","6m","7m","8m","9m","10m"]}, "base": {"name": "coalescing", "params": {"window": ["1m","2m","3m","4m","5m","6m","7m","8m","9m","10m"]}, "base": {"name": "exponential-backoff", "params": {"factor": [2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79,80,81,82,83,84,85,86,87,88,89,90,91,92,93,94,95,96,97,98,99,100,101,102]}, "base": {"name": "greedy"}}}}]"#),
              "$.policies[0]"),
             (spec(users: 100_000_000, days: 3650), "$"),
+            (spec(policies: #"[{"name": "usage-predictor", "params": {"slot": "1us"}}]"#), "$.policies[0].params.slot"),
+            (spec(policies: #"[{"name": "coalescing", "base": {"name": "fixed-interval", "params": {"interval": "0s"}}}]"#), "$.policies[0].base.params.interval"),
         ]
         for (i, (text, path)) in cases.enumerated() {
             let file = try write(text, "case\(i).json")

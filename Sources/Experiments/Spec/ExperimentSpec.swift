@@ -131,7 +131,9 @@ public struct ExperimentSpec: Sendable {
             seen[c.label] = c.path
         }
         for c in configurations {
+            // The registry's checks first (types, names, signs), then the ranges.
             do { _ = try PolicyFactory.make(c.policy, path: c.path) } catch { throw error }
+            try PolicyParameterRanges.check(c.policy, at: c.path)
         }
 
         var baseline = 0
