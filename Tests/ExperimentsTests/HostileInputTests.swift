@@ -41,7 +41,7 @@ final class HostileInputTests: XCTestCase {
                                               .number(1.5), .number(999_999_999_999), .number(-3), .number(1e20)]
     static let hostileStrings: [JSONValue] = [.string(""), .string(".."), .string("a\nb"), .string("0s"), .string("-5m"),
                                               .string("1e300h"), .string(String(repeating: "x", count: 300)),
-                                              .string("../x"), .string("\u{7}"), .string("9999999999d")]
+                                              .string("../x"), .string("\u{7}"), .string("9999999999d"), .string("1us")]
 
     /// Paths (object keys and array indices) of every value in the tree.
     static func paths(_ v: JSONValue, _ prefix: [String] = []) -> [[String]] {

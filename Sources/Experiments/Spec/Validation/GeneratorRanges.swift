@@ -98,7 +98,7 @@ public enum GeneratorRanges {
     ]
 
     public static let content: [RangeRule<ContentParameters>] = [
-        RangeRule("rateScale", ValueRange(0, 1_000)) { $0.rateScale },
+        RangeRule("rateScale", ValueRange(0, 100)) { $0.rateScale },
     ]
 
     /// Pairs that must be ordered (min ≤ max), as (path of the smaller, of the larger).
@@ -113,6 +113,9 @@ public enum GeneratorRanges {
          ("network.commuteMinutesMin", g.network.commuteMinutesMin, "network.commuteMinutesMax", g.network.commuteMinutesMax),
          ("network.offlineMinMinutes", g.network.offlineMinMinutes, "network.offlineMaxMinutes", g.network.offlineMaxMinutes)]
     }
+
+    /// Content updates an app may publish per hour after `rateScale`.
+    public static let maxUpdatesPerHour = 3_600.0
 
     /// At most this many apps: each user carries per-app state and a content stream per app.
     public static let maxApps = 1_000
@@ -136,6 +139,12 @@ public enum GeneratorRanges {
         try power.checkAll(g.power, under: path + ".power")
         try network.checkAll(g.network, under: path + ".network")
         try content.checkAll(g.content, under: path + ".content")
+        // The rate actually generated is the app's rate times `rateScale`:
+        // at most one update a second on average per app, so a day's content
+        // stream stays bounded (86 400 updates) however the two are combined.
+        for (i, app) in g.apps.enumerated() where app.contentUpdatesPerHour * g.content.rateScale > maxUpdatesPerHour {
+            throw SpecError(path: "\(path).apps[\(i)].contentUpdatesPerHour", message: "\(ValueRange.show(app.contentUpdatesPerHour)) updates/h × content.rateScale \(ValueRange.show(g.content.rateScale)) is above \(ValueRange.show(maxUpdatesPerHour)) updates/h (one a second)")
+        }
         for (lowKey, low, highKey, high) in orderings(g) where low > high {
             throw SpecError(path: "\(path).\(lowKey)", message: "\(ValueRange.show(low)) is above \(highKey) (\(ValueRange.show(high))); the minimum must not exceed the maximum")
         }

@@ -33,20 +33,30 @@ public enum ResourceLimits {
     /// the event queue; measured order of magnitude, rounded up).
     static let bytesPerUserDay = 256.0 * 1024
 
+    /// Bytes per content update and per session held in a user's world.
+    static let bytesPerUpdate = 8.0
+    static let bytesPerSession = 32.0
+
     /// The estimate, in bytes, in `Double` so that no product can overflow.
+    /// `updatesPerDay` and `sessionsPerDay` are the largest a user of this
+    /// world may have (0 when unknown: a trace set already read).
     public static func estimatedBytes(users: Int, days: Int, replications: Int, configurations: Int,
-                                      metrics: Int, threads: Int) -> Double {
+                                      metrics: Int, threads: Int,
+                                      updatesPerDay: Double = 0, sessionsPerDay: Double = 0) -> Double {
         let items = Double(users) * Double(replications)
         let rows = items * Double(configurations)
+        let perUserDay = bytesPerUserDay + updatesPerDay * bytesPerUpdate + sessionsPerDay * bytesPerSession
         return rows * bytesPerRow(metrics: metrics) + rows * bytesPerItemConfiguration
-            + Double(max(1, threads)) * Double(days) * bytesPerUserDay
+            + Double(max(1, threads)) * Double(days) * perUserDay
     }
 
     /// Throws when the estimate is above the limit, naming both.
     public static func checkMemory(users: Int, days: Int, replications: Int, configurations: Int,
-                                   metrics: Int, threads: Int, path: String) throws(SpecError) {
+                                   metrics: Int, threads: Int, updatesPerDay: Double = 0, sessionsPerDay: Double = 0,
+                                   path: String) throws(SpecError) {
         let need = estimatedBytes(users: users, days: days, replications: replications,
-                                  configurations: configurations, metrics: metrics, threads: threads)
+                                  configurations: configurations, metrics: metrics, threads: threads,
+                                  updatesPerDay: updatesPerDay, sessionsPerDay: sessionsPerDay)
         let limit = memoryLimitBytes
         guard need <= limit else {
             throw SpecError(path: path, message: "this run would need about \(gib(need)) of memory (\(users) users × \(replications) replication(s) × \(configurations) configurations, \(days) days), above the limit of \(gib(limit)); run it in shards (--shard i/n, Docs/Slurm.md) or raise BGBENCH_MEMORY_LIMIT_GIB on a machine that has the memory")
