@@ -52,12 +52,13 @@ public enum ExperimentCommands {
     public static func run(_ o: RunOptions) throws -> RunResult {
         let spec = try ExperimentSpec.load(path: o.specPath)
         let out = o.out ?? defaultOutput(for: spec)
+        // Every check first, so `run` fails exactly where `validate` does.
+        let runner = try prepare(spec, threads: o.threads)
         let identity = try spec.identity(events: o.events)
         if let shard = o.shard, let marker = try? ShardMarker.read(directory: out),
            marker.identity == identity, marker.shard == shard {
             return .skipped(directory: out)
         }
-        let runner = try prepare(spec, threads: o.threads)
         // The spec itself is an input too: `--out` may be inside its
         // directory, but never a directory holding it (`--force` would delete it).
         var inputs: [String] = [o.specPath]
