@@ -19,6 +19,9 @@ public final class StagedDirectory: Sendable {
     /// Where the files are written until ``commit()``.
     public let path: String
     private let replacesExisting: Bool
+    /// Parent directories this object created (deepest last), removed again
+    /// if the result is never committed.
+    private let createdParents: [String]
 
     public init(target: String, force: Bool, inputs: [String] = []) throws(OutputError) {
         self.target = target
@@ -46,13 +49,17 @@ public final class StagedDirectory: Sendable {
         replacesExisting = exists || lstat(target, &info) == 0
         let parent = (absolute as NSString).deletingLastPathComponent
         let name = (absolute as NSString).lastPathComponent
-        try Self.makeParents(parent)
+        var created: [String] = []
+        try Self.makeParents(parent, created: &created)
+        createdParents = created
         path = (parent as NSString).appendingPathComponent(".\(name).staging-\(getpid())-\(Self.counter.add(1, ordering: .relaxed).newValue)")
         Self.removeTree(path)
         guard mkdir(path, 0o755) == 0 else {
-            throw OutputError(path: target, message: "cannot create the staging directory \(path) (\(InputText.errnoText()))")
+            let reason = InputText.errnoText()
+            Self.removeEmpty(created)
+            throw OutputError(path: target, message: "cannot create the staging directory \(path) (\(reason))")
         }
-        Self.live.withLock { $0.insert(path) }
+        Self.live.withLock { $0[path] = created }
     }
 
     /// `name` inside the staging directory.
@@ -61,8 +68,8 @@ public final class StagedDirectory: Sendable {
     /// Moves the finished directory onto the target (replacing an existing
     /// one: it is first renamed aside, then removed).
     public func commit() throws(OutputError) {
-        try Self.live.withLock { (live: inout Set<String>) throws(OutputError) in
-            guard live.contains(path) else {
+        try Self.live.withLock { (live: inout [String: [String]]) throws(OutputError) in
+            guard live[path] != nil else {
                 throw OutputError(path: target, message: "interrupted; nothing was written")
             }
             var aside: String?
@@ -70,7 +77,7 @@ public final class StagedDirectory: Sendable {
                 let old = path.replacingOccurrences(of: ".staging-", with: ".replaced-")
                 guard rename(target, old) == 0 else {
                     let reason = InputText.errnoText()
-                    Self.removeTree(path); live.remove(path)
+                    Self.removeTree(path); live[path] = nil
                     throw OutputError(path: target, message: "cannot replace the existing directory (\(reason))")
                 }
                 aside = old
@@ -78,10 +85,10 @@ public final class StagedDirectory: Sendable {
             guard rename(path, target) == 0 else {
                 let reason = InputText.errnoText()
                 if let aside { _ = rename(aside, target) }
-                Self.removeTree(path); live.remove(path)
+                Self.removeTree(path); Self.removeEmpty(live[path] ?? []); live[path] = nil
                 throw OutputError(path: target, message: "cannot move the finished result into place (\(reason))")
             }
-            live.remove(path)
+            live[path] = nil
             if let aside { Self.removeTree(aside) }
         }
     }
@@ -89,7 +96,10 @@ public final class StagedDirectory: Sendable {
     /// Removes the staging directory (after a failure).
     public func abort() {
         Self.live.withLock { live in
-            if live.remove(path) != nil { Self.removeTree(path) }
+            if let created = live.removeValue(forKey: path) {
+                Self.removeTree(path)
+                Self.removeEmpty(created)
+            }
         }
     }
 
@@ -98,12 +108,16 @@ public final class StagedDirectory: Sendable {
     /// lock means a commit is either finished or not started.
     public static func removeAllStaging() {
         live.withLock { live in
-            for p in live { removeTree(p) }
+            for (p, created) in live {
+                removeTree(p)
+                removeEmpty(created)
+            }
             live.removeAll()
         }
     }
 
-    private static let live = Mutex<Set<String>>([])
+    /// Staging directories not yet committed or removed, with the parents each created.
+    private static let live = Mutex<[String: [String]]>([:])
     private static let counter = Atomic<Int>(0)
 
     static func absolute(_ p: String) -> String {
@@ -114,7 +128,7 @@ public final class StagedDirectory: Sendable {
         return resolved
     }
 
-    static func makeParents(_ dir: String) throws(OutputError) {
+    static func makeParents(_ dir: String, created: inout [String]) throws(OutputError) {
         var info = stat()
         if stat(dir, &info) == 0 {
             guard (info.st_mode & S_IFMT) == S_IFDIR else {
@@ -126,10 +140,20 @@ public final class StagedDirectory: Sendable {
             return
         }
         if errno == ENOTDIR { throw OutputError(path: dir, message: "cannot create (\(InputText.errnoText()))") }
-        try makeParents((dir as NSString).deletingLastPathComponent)
-        guard mkdir(dir, 0o755) == 0 || errno == EEXIST else {
-            throw OutputError(path: dir, message: "cannot create (\(InputText.errnoText()))")
+        try makeParents((dir as NSString).deletingLastPathComponent, created: &created)
+        if mkdir(dir, 0o755) == 0 {
+            created.append(dir)
+        } else if errno != EEXIST {
+            let reason = InputText.errnoText()
+            removeEmpty(created)
+            created = []
+            throw OutputError(path: dir, message: "cannot create (\(reason))")
         }
+    }
+
+    /// Removes directories that are still empty, deepest first.
+    static func removeEmpty(_ dirs: [String]) {
+        for d in dirs.reversed() { rmdir(d) }
     }
 
     static func removeTree(_ p: String) {
