@@ -292,4 +292,17 @@ extension ReliabilityTests {
         let expected = "h\n" + (10..<210).map { "\($0)\n" }.joined()
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), expected)
     }
+
+    /// A full disk: `/dev/full` fails every write with ENOSPC, through the
+    /// same code path as every output file (the error names the path and
+    /// the reason, exit 74 in the CLI).
+    func testDiskFullIsAnIOErrorNamingThePathAndReason() throws {
+        guard FileManager.default.fileExists(atPath: "/dev/full") else { throw XCTSkip("no /dev/full") }
+        XCTAssertThrowsError(try OutputFile.write(String(repeating: "x", count: 3 << 20), to: "/dev/full")) { error in
+            guard let e = error as? OutputError else { return XCTFail("\(error)") }
+            XCTAssertFalse(e.refused)
+            XCTAssertEqual(e.path, "/dev/full")
+            XCTAssertTrue(e.message.contains("No space left on device"), e.message)
+        }
+    }
 }

@@ -45,8 +45,8 @@ public struct SHA256: Sendable {
         return h.hexDigest
     }
 
-    /// The digest as 64 lowercase hex digits (the value is consumed: the
-    /// padding is applied to a copy).
+    /// The digest as 64 lowercase hex digits (reading it changes nothing:
+    /// the padding is applied to a copy, so more bytes may follow).
     public var hexDigest: String {
         var copy = self
         return copy.finish().map { b in
