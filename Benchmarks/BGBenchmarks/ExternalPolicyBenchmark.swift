@@ -45,7 +45,7 @@ extension BenchmarkFamily {
             }
             func wall(_ s: ExperimentSpec) -> Double {
                 let runner = try! Runner(spec: s)
-                let t = nanoseconds { precondition(runner.run(threads: 1) != nil, "\(runner.policyFailure.map { "\($0)" } ?? "stopped")") }
+                let t = nanoseconds { precondition((try? runner.run(threads: 1)) != nil, "\(runner.policyFailure.map { "\($0)" } ?? "stopped")") }
                 return t / 1e9
             }
             let swift = spec(#"{"name": "counting-greedy"}"#)

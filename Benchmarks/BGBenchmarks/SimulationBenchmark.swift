@@ -78,7 +78,7 @@ private func runOnce(_ spec: ExperimentSpec, threads: Int) -> (wall: Double, eve
     do {
         let runner = try Runner(spec: spec)
         var output: Runner.Output?
-        let ns = nanoseconds { output = runner.run(threads: threads) }
+        let ns = nanoseconds { output = try? runner.run(threads: threads) }
         guard let output else { fatalError("simulation benchmark interrupted") }
         consume(UInt64(output.simulatedEvents))
         return (ns / 1e9, output.simulatedEvents)

@@ -2,8 +2,9 @@
 // executable can be the whole CLI: its `main.swift` registers its policies
 // and calls `BGBenchCLI.main(registry: .standard.adding(MyPolicy.registration))`
 // (Examples/CustomPolicy). Kept thin: parsing and help here, every
-// action calls into Experiments. Exit codes: 0 success, 1 a run failed,
-// 64 usage error (EX_USAGE), 65 bad input data (EX_DATAERR), 130 interrupted.
+// action calls into Experiments. Exit codes (`ExitCodes`): 0 success, 1 a
+// run failed, 64 usage error (EX_USAGE), 65 bad input data (EX_DATAERR),
+// 74 I/O error (EX_IOERR), 130 SIGINT, 143 SIGTERM.
 import Experiments
 import Foundation
 import Policies
@@ -24,6 +25,7 @@ public enum BGBenchCLI {
                             arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
         let tool = ExperimentTool(executable: executable, registry: registry)
         let argv = arguments
+        Interrupt.install()
         if argv.isEmpty || argv == ["--help"] || argv == ["-h"] || argv == ["help"] {
             print(topHelp(), terminator: "")
             exit(argv.isEmpty ? 64 : 0)
@@ -35,6 +37,10 @@ public enum BGBenchCLI {
             .max { $0.path.count < $1.path.count }
         guard let command = match else {
             let group = commands.filter { $0.path.count > 1 && $0.path[0] == argv[0] }
+            if !group.isEmpty, argv.count == 2, ["--help", "-h"].contains(argv[1]) {
+                print(groupHelp(argv[0], group), terminator: "")
+                exit(0)
+            }
             if !group.isEmpty {
                 fail("'\(argv.joined(separator: " "))' is not a command; try \(group.map { "'bgbench \($0.path.joined(separator: " "))'" }.joined(separator: " or "))\nSee 'bgbench --help'.", code: 64)
             }
@@ -53,6 +59,10 @@ public enum BGBenchCLI {
             fail("\(error.message)\nSee '\(command.commandName) --help'.", code: 64)
         } catch let error as CommandFailure {
             fail(error.message, code: error.exitCode)
+        } catch let error as OutputError {
+            fail("\(error)", code: error.refused ? 64 : 74)
+        } catch let error as CocoaError where error.code.rawValue >= CocoaError.fileWriteUnknown.rawValue && error.code.rawValue <= CocoaError.fileWriteVolumeReadOnly.rawValue {
+            fail("\(error.userInfo[NSFilePathErrorKey] ?? ""): cannot write (\(error.localizedDescription))", code: 74)
         } catch {
             fail("\(error)", code: 65)
         }
@@ -71,6 +81,17 @@ public enum BGBenchCLI {
         """
         s += HelpLayout.table(commands.map { ($0.path.joined(separator: " "), $0.overview) })
         s += "\n  See 'bgbench <subcommand> --help' for detailed help.\n"
+        s += "\n" + ExitCodes.help
+        return s
+    }
+
+    /// `bgbench traces --help`: the commands of a group.
+    static func groupHelp(_ group: String, _ members: [any Command.Type]) -> String {
+        var s = "OVERVIEW: The '\(group)' commands.\n\nUSAGE: bgbench \(group) <subcommand> [options]\n\nSUBCOMMANDS:\n"
+        s += HelpLayout.table(members.map { ($0.path.joined(separator: " "), $0.overview) })
+        s += "\n  See 'bgbench \(group) <subcommand> --help' for detailed help.\n"
+        s += "\nOPTIONS:\n" + HelpLayout.table([("-h, --help", "Show help information.")])
+        s += "\n" + ExitCodes.help
         return s
     }
 

@@ -24,8 +24,23 @@ extension Command {
         var s = "OVERVIEW: \(overview)\n\nUSAGE: \(usage)\n"
         if !arguments.isEmpty { s += "\nARGUMENTS:\n" + HelpLayout.table(arguments) }
         s += "\nOPTIONS:\n" + HelpLayout.table(options + [("-h, --help", "Show help information.")])
+        s += "\n" + ExitCodes.help
         return s
     }
+}
+
+/// The exit statuses of every command, listed in every help text and in the README.
+enum ExitCodes {
+    static let table: [(String, String)] = [
+        ("0", "Success."),
+        ("1", "A run failed while simulating (reserved: every input is checked first, and no command returns it today)."),
+        ("64", "Usage error: unknown option, missing argument, or an existing output without --force."),
+        ("65", "Bad input: a spec, trace set or result file that is malformed or out of range (the message names file and path)."),
+        ("74", "I/O error writing output: disk full, read-only, a path through a file (the message names the path and the reason)."),
+        ("130", "Interrupted by SIGINT (Ctrl-C); nothing was written."),
+        ("143", "Terminated by SIGTERM; nothing was written."),
+    ]
+    static var help: String { "EXIT CODES:\n" + HelpLayout.table(table) }
 }
 
 enum HelpLayout {

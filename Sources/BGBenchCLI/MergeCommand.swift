@@ -1,24 +1,29 @@
+import Foundation
 import Experiments
 
 struct MergeCommand: Command {
     static let path = ["merge"]
     static let overview = "Combine the shard directories of a sharded run into exactly the unsharded result."
-    static let usage = "bgbench merge --out <dir> <shard-dir>..."
+    static let usage = "bgbench merge --out <dir> [--force] <shard-dir>..."
     static let arguments = [("<shard-dir>", "Directories written by 'bgbench run --shard i/n', all n of them.")]
-    static let options = [("--out <dir>", "Directory for the merged result (created if absent).")]
+    static let options = [
+        ("--out <dir>", "Directory for the merged result (created whole at the end; never one of the shards)."),
+        ("--force", "Replace an existing --out directory whole."),
+    ]
 
-    let out: String, shards: [String]
+    let out: String, shards: [String], force: Bool
 
     init(parsing args: inout ArgumentList) throws(UsageError) {
         guard let out = try args.option("--out") else { throw UsageError("--out is required") }
         self.out = out
+        force = args.flag("--force")
         shards = try args.positionals()
         guard !shards.isEmpty else { throw UsageError("give the shard directories to merge") }
     }
 
     func run(tool: ExperimentTool) throws {
         do {
-            let runs = try ExperimentCommands.merge(shardDirectories: shards, out: out, tool: tool)
+            let runs = try ExperimentCommands.merge(shardDirectories: shards, out: out, force: force, tool: tool)
             print("merged \(shards.count) shards (\(runs) runs) into \(out)")
         } catch let e as ExperimentCommands.MergeError {
             throw CommandFailure.badInput(e.message)
@@ -28,7 +33,7 @@ struct MergeCommand: Command {
 
 struct ReportCommand: Command {
     static let path = ["report"]
-    static let overview = "Re-render report.md, summary.csv, comparison.csv and plots of a run directory from its runs.csv."
+    static let overview = "Re-render report.md, summary.csv, comparison.csv and plots of a run directory from its runs.csv (checked against manifest.json first)."
     static let usage = "bgbench report <dir>"
     static let arguments = [("<dir>", "Output directory of 'bgbench run' or 'bgbench merge'.")]
     static let options: [(String, String)] = []
@@ -50,20 +55,21 @@ struct ReportCommand: Command {
 struct ValidateCommand: Command {
     static let path = ["validate"]
     static let overview = "Check an experiment file without running it; errors name the JSON path."
-    static let usage = "bgbench validate <spec>"
+    static let usage = "bgbench validate <spec> [--threads <n>]"
     static let arguments = [("<spec>", "Experiment file (JSON).")]
-    static let options: [(String, String)] = []
+    static let options = [("--threads <n>", "Threads the run would use (default: all cores), for the memory estimate; as in 'bgbench run'.")]
 
-    let spec: String
+    let spec: String, threads: Int
 
     init(parsing args: inout ArgumentList) throws(UsageError) {
+        threads = try args.intOption("--threads", in: 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
         let rest = try args.positionals()
         guard rest.count == 1 else { throw UsageError("validate takes exactly one spec file") }
         spec = rest[0]
     }
 
     func run(tool: ExperimentTool) throws {
-        print(try ExperimentCommands.validate(specPath: spec, registry: tool.registry))
+        print(try ExperimentCommands.validate(specPath: spec, threads: threads, registry: tool.registry))
     }
 }
 

@@ -1,22 +1,24 @@
 import Dispatch
 import Experiments
 import Foundation
+import Policies
 import Synchronization
 
 struct RunCommand: Command {
     static let path = ["run"]
     static let overview = "Run an experiment: every policy configuration on every simulated user."
-    static let usage = "bgbench run <spec> [--out <dir>] [--threads <n>] [--shard <i>/<n>] [--events] [--quiet]"
+    static let usage = "bgbench run <spec> [--out <dir>] [--force] [--threads <n>] [--shard <i>/<n>] [--events] [--quiet]"
     static let arguments = [("<spec>", "Experiment file (JSON; schema in Docs/ExperimentSpec.md).")]
     static let options = [
-        ("--out <dir>", "Output directory (default: Reports/<spec name>)."),
+        ("--out <dir>", "Output directory (default: Reports/<spec name>). Written in a staging directory beside it and moved into place at the end; never inside the trace set."),
+        ("--force", "Replace an existing output directory (whole: no old file is kept). Without it an existing one is refused."),
         ("--threads <n>", "Worker threads (default: all cores). Results are identical for any value."),
         ("--shard <i>/<n>", "Run only shard i of n (0 <= i < n) and write a partial result for 'bgbench merge'. A shard already complete in <dir> is skipped."),
         ("--events", "Also write events.csv: every launch, content update, task run and state change (large)."),
         ("--quiet", "No progress on stderr (progress is shown only when stderr is a terminal)."),
     ]
 
-    let spec: String, out: String?, threads: Int, shard: Shard?, events: Bool, quiet: Bool
+    let spec: String, out: String?, threads: Int, shard: Shard?, events: Bool, quiet: Bool, force: Bool
 
     init(parsing args: inout ArgumentList) throws(UsageError) {
         out = try args.option("--out")
@@ -30,6 +32,7 @@ struct RunCommand: Command {
             shard = nil
         }
         events = args.flag("--events")
+        force = args.flag("--force")
         quiet = args.flag("--quiet", "-q")
         let rest = try args.positionals()
         guard rest.count == 1 else { throw UsageError(rest.isEmpty ? "missing <spec>" : "expected one spec file, got \(rest.count) arguments") }
@@ -37,10 +40,10 @@ struct RunCommand: Command {
     }
 
     func run(tool: ExperimentTool) throws {
-        let stop = Interrupt.install()
+        let stop = Interrupt.shared
         let progress = ProgressReporter(enabled: !quiet && isatty(STDERR_FILENO) == 1)
         let result = try ExperimentCommands.run(.init(
-            specPath: spec, out: out, threads: threads, shard: shard, events: events,
+            specPath: spec, out: out, threads: threads, shard: shard, events: events, force: force,
             progress: { progress.update(done: $0, total: $1) },
             shouldStop: { stop.isSet }), tool: tool)
         progress.finish()
@@ -58,24 +61,41 @@ struct RunCommand: Command {
     }
 }
 
-/// Ctrl-C (SIGINT) or SIGTERM sets a flag that the workers poll; the run
-/// then stops taking work and nothing is written.
+/// SIGINT (Ctrl-C) and SIGTERM stop every command promptly, whatever it is
+/// doing (simulating, writing, merging, generating traces, rendering a
+/// report): the handler, on its own thread, removes every staging directory
+/// of the process (``StagedDirectory/removeAllStaging()``: a commit in
+/// progress finishes first, so a result is either whole or absent), kills
+/// the `external` policy's decision processes (``LiveDecisionProcesses``)
+/// and exits with 130 (SIGINT) or 143 (SIGTERM). The flag lets a run's workers
+/// stop taking work in the meantime.
 final class Interrupt: Sendable {
     private let flag = Atomic<Bool>(false)
     private nonisolated(unsafe) static var sources: [DispatchSourceSignal] = []
 
     var isSet: Bool { flag.load(ordering: .relaxed) }
 
-    static func install() -> Interrupt {
-        let interrupt = Interrupt()
+    /// Installed once, by `BGBenchCLI.main`, before any command runs.
+    static let shared = Interrupt()
+
+    static func install() {
+        // A serial queue of its own gets a thread even while the workers
+        // (concurrentPerform) occupy every core.
+        let queue = DispatchQueue(label: "bgbench.signals", qos: .userInteractive)
         for sig in [SIGINT, SIGTERM] {
             signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { interrupt.flag.store(true, ordering: .relaxed) }
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
+            source.setEventHandler {
+                shared.flag.store(true, ordering: .relaxed)
+                StagedDirectory.removeAllStaging()
+                LiveDecisionProcesses.killAll()
+                let name = sig == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)"
+                FileHandle.standardError.write(Data("\nError: \(name); no output was written\n".utf8))
+                _exit(128 + sig)
+            }
             source.resume()
             sources.append(source)
         }
-        return interrupt
     }
 }
 

@@ -4,15 +4,16 @@ import Foundation
 struct TracesGenerateCommand: Command {
     static let path = ["traces", "generate"]
     static let overview = "Generate a synthetic trace set (usage, power, network, content) as CSV files."
-    static let usage = "bgbench traces generate --users <n> --days <d> --seed <s> --out <dir>"
+    static let usage = "bgbench traces generate --users <n> --days <d> --seed <s> --out <dir> [--force]"
     static let options = [
         ("--users <n>", "Number of users (>= 1)."),
         ("--days <d>", "Days per user (>= 1); day 0 is a Monday."),
         ("--seed <s>", "Seed; the same seed gives byte-identical files."),
-        ("--out <dir>", "Directory to write (created if absent); see Datasets/README.md for the format."),
+        ("--out <dir>", "Directory to write (created whole at the end); see Datasets/README.md for the format."),
+        ("--force", "Replace an existing --out directory whole."),
     ]
 
-    let users: Int, days: Int, seed: UInt64, out: String
+    let users: Int, days: Int, seed: UInt64, out: String, force: Bool
 
     init(parsing args: inout ArgumentList) throws(UsageError) {
         guard let users = try args.intOption("--users", in: 1...10_000_000) else { throw UsageError("--users is required") }
@@ -20,12 +21,13 @@ struct TracesGenerateCommand: Command {
         guard let seedText = try args.option("--seed") else { throw UsageError("--seed is required") }
         guard let seed = UInt64(seedText) else { throw UsageError("--seed expects an unsigned whole number, got \"\(seedText)\"") }
         guard let out = try args.option("--out") else { throw UsageError("--out is required") }
+        force = args.flag("--force")
         guard try args.positionals().isEmpty else { throw UsageError("traces generate takes no positional arguments") }
         self.users = users; self.days = days; self.seed = seed; self.out = out
     }
 
     func run(tool _: ExperimentTool) throws {
-        print(try TraceCommands.generate(users: users, days: days, seed: seed, out: URL(fileURLWithPath: out)))
+        print(try TraceCommands.generate(users: users, days: days, seed: seed, out: URL(fileURLWithPath: out), force: force))
     }
 }
 

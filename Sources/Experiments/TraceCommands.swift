@@ -8,13 +8,23 @@ public enum TraceCommands {
     /// and writes the trace set (with generator.json) to `directory`.
     /// Returns a one-line summary.
     @discardableResult
+    /// The set is written into a staging directory and moved into place
+    /// whole (``StagedDirectory``); an existing directory is refused unless
+    /// `force`.
     public static func generate(users: Int, days: Int, seed: UInt64, out directory: URL,
-                                parameters: GeneratorParameters = .default) throws -> String {
+                                parameters: GeneratorParameters = .default, force: Bool = false) throws -> String {
         let problems = parameters.problems()
         guard problems.isEmpty else { throw TraceCommandError(message: problems.joined(separator: "\n")) }
         guard users >= 1, days >= 1 else { throw TraceCommandError(message: "--users and --days must be at least 1") }
         let set = PopulationGenerator(parameters: parameters, seed: seed, days: days).traceSet(users: users)
-        try TraceSetWriter.write(set, to: directory)
+        let stage = try StagedDirectory(target: directory.path, force: force)
+        do {
+            try TraceSetWriter.write(set, to: URL(fileURLWithPath: stage.path))
+            try stage.commit()
+        } catch {
+            stage.abort()
+            throw error
+        }
         return "wrote \(users) users × \(days) days (seed \(seed)) to \(directory.path)"
     }
 

@@ -92,6 +92,8 @@ public enum TraceSetReader {
                 throw row.error(1, "expected format \"\(TraceSetFile.formatVersion)\", found \"\(row[0])\"")
             }
             days = try row.int(2, min: 1, what: "the number of days")
+            // Ten years at most: the horizon in microseconds must not overflow (issue 13).
+            guard days! <= 3_650 else { throw row.error(2, "expected at most 3650 days (ten years), found \(days!)") }
         }
         guard let days else {
             throw TraceFormatError(file: TraceSetFile.traceSet, line: 2, column: 0,

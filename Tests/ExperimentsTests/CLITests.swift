@@ -104,4 +104,71 @@ final class CLITests: XCTestCase {
             XCTAssertTrue(p.stdout.contains(name + " "), name)
         }
     }
+
+    func testTracesGroupHelpExitsZero() throws {
+        for flag in ["--help", "-h"] {
+            let r = try bgbench("traces", flag)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertTrue(r.stdout.contains("traces generate") && r.stdout.contains("traces stats"), r.stdout)
+        }
+    }
+
+    func testEveryHelpListsTheExitCodes() throws {
+        for sub in [["--help"], ["run", "--help"], ["merge", "--help"], ["report", "--help"], ["validate", "--help"],
+                    ["traces", "generate", "--help"], ["traces", "--help"]] {
+            let r = try bgbenchArgs(sub)
+            for code in ["64", "65", "74", "130", "143"] {
+                XCTAssertTrue(r.stdout.contains("\n  \(code) "), "\(sub) lacks exit code \(code)")
+            }
+        }
+    }
+
+    func testOutputErrorsExit74OrRefuse64() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let smoke = Self.suites.appendingPathComponent("smoke.json").path
+        try "x".write(toFile: dir.path("file"), atomically: true, encoding: .utf8)
+        let through = try bgbench("run", smoke, "--out", dir.path("file/out"), "--quiet")
+        XCTAssertEqual(through.status, 74, through.stderr)
+        XCTAssertTrue(through.stderr.contains(dir.path("file/out")) && through.stderr.contains("Not a directory"), through.stderr)
+        try FileManager.default.createDirectory(atPath: dir.path("full"), withIntermediateDirectories: true)
+        try "x".write(toFile: dir.path("full/x"), atomically: true, encoding: .utf8)
+        let existing = try bgbench("run", smoke, "--out", dir.path("full"), "--quiet")
+        XCTAssertEqual(existing.status, 64, existing.stderr)
+        XCTAssertTrue(existing.stderr.contains("--force"), existing.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted(), ["file", "full"])
+    }
+
+    /// SIGINT and SIGTERM stop a run and a trace generation promptly, with
+    /// 130 / 143, and leave nothing in the output's parent directory.
+    func testSignalsStopCommandsAndLeaveNothing() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let spec = dir.path("long.json")
+        try #"{"name": "long", "seed": 1, "population": {"users": 5000, "days": 28}, "policies": [{"name": "never"}, {"name": "greedy"}]}"#
+            .write(toFile: spec, atomically: true, encoding: .utf8)
+        let commands: [[String]] = [
+            ["run", spec, "--out", dir.path("out/run"), "--threads", "2", "--events", "--quiet"],
+            ["traces", "generate", "--users", "20000", "--days", "28", "--seed", "1", "--out", dir.path("out/traces")],
+        ]
+        for args in commands {
+            for (signal, status) in [(SIGINT, Int32(130)), (SIGTERM, Int32(143))] {
+                let p = Process()
+                p.executableURL = Self.binary
+                p.arguments = args
+                p.standardOutput = FileHandle.nullDevice
+                p.standardError = FileHandle.nullDevice
+                try p.run()
+                Thread.sleep(forTimeInterval: 0.7)
+                let sent = Date()
+                kill(p.processIdentifier, signal)
+                p.waitUntilExit()
+                XCTAssertLessThan(Date().timeIntervalSince(sent), 5, "\(args) did not stop promptly")
+                XCTAssertEqual(p.terminationStatus, status, "\(args) after signal \(signal)")
+                // Not even the parent directory the command created for its output.
+                let left = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted()
+                XCTAssertEqual(left, ["long.json"], "\(args) left \(left)")
+            }
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import Device
+import Traces
 import Foundation
 import XCTest
 @testable import Experiments
@@ -26,6 +27,35 @@ final class DocumentationTests: XCTestCase {
         for f in files {
             let spec = try ExperimentSpec.load(path: dir.appendingPathComponent(f).path, registry: .standard)
             XCTAssertEqual(spec.name + ".json", f)
+        }
+    }
+
+    /// Every range the validation enforces is printed, with its key, in a row
+    /// of Docs/ExperimentSpec.md: what a researcher reads is what is checked.
+    func testSpecDocumentsEveryRange() throws {
+        let doc = try String(contentsOf: Self.root.appendingPathComponent("Docs/ExperimentSpec.md"), encoding: .utf8)
+        let rows = doc.split(separator: "\n").filter { $0.hasPrefix("|") }
+        func check<R>(_ rules: [RangeRule<R>], prefix: String = "") {
+            for r in rules {
+                let key = "`\(prefix)\(r.key)`"
+                XCTAssertTrue(rows.contains { $0.contains(key) && $0.contains(r.range.description) },
+                              "Docs/ExperimentSpec.md has no row for \(key) with range \(r.range)")
+            }
+        }
+        check(DeviceRanges.device)
+        check(AppModelRanges.work)
+        check(AppModelRanges.app)
+        check(EnergyRanges.energy)
+        check(EnergyRanges.radio)
+        check(GeneratorRanges.apps, prefix: "apps[].")
+        check(GeneratorRanges.usage, prefix: "usage.")
+        check(GeneratorRanges.power, prefix: "power.")
+        check(GeneratorRanges.network, prefix: "network.")
+        check(GeneratorRanges.content, prefix: "content.")
+        check(TraceSetRanges.profile)
+        for r in PolicyParameterRanges.durations {
+            XCTAssertTrue(rows.contains { $0.contains("`\(r.policy)`") && $0.contains("`\(r.parameter)`") && $0.contains(r.range.description) },
+                          "Docs/ExperimentSpec.md has no row for \(r.policy).\(r.parameter) with range \(r.range)")
         }
     }
 }

@@ -61,10 +61,10 @@ final class ExtendedRegistryTests: XCTestCase {
     }
 
     func testValidateAcceptsTheNewPolicyOnlyWithTheExtendedRegistry() throws {
-        let text = try ExperimentCommands.validate(specPath: dir.path("spec.json"), registry: Self.tool.registry)
+        let text = try ExperimentCommands.validate(specPath: dir.path("spec.json"), threads: 1, registry: Self.tool.registry)
         XCTAssertTrue(text.contains("4 configurations"), text)
         XCTAssertTrue(text.contains("every-period period=30m; every-period period=2h"), text)
-        XCTAssertThrowsError(try ExperimentCommands.validate(specPath: dir.path("spec.json"), registry: .standard)) { e in
+        XCTAssertThrowsError(try ExperimentCommands.validate(specPath: dir.path("spec.json"), threads: 1, registry: .standard)) { e in
             XCTAssertTrue("\(e)".contains("$.policies[1].name") && "\(e)".contains("unknown policy \"every-period\""), "\(e)")
         }
     }

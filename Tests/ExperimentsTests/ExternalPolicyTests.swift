@@ -189,7 +189,7 @@ final class ExternalPolicyTests: XCTestCase {
             (#"{"command": ["python3", 4]}"#, "$.policies[0].params.command[1]: expected a string"),
         ] {
             let spec = try write(spec: #"{"name": "external", "params": \#(params)}"#)
-            XCTAssertThrowsError(try ExperimentCommands.validate(specPath: spec, registry: .standard)) { error in
+            XCTAssertThrowsError(try ExperimentCommands.validate(specPath: spec, threads: 1, registry: .standard)) { error in
                 XCTAssertTrue("\(error)".contains(fragment), "\(params): \(error)")
             }
         }

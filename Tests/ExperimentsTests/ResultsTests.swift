@@ -26,7 +26,7 @@ final class ResultsTests: XCTestCase {
         XCTAssertTrue(text.hasPrefix("configuration,replication,user,fresh_ratio,energy_j\nbase,0,0,0.5,10\n"))
         XCTAssertTrue(text.contains("\"other, with comma\",0,1,"))
         XCTAssertTrue(text.contains("base,1,0,NaN,3\n"))
-        try AtomicFile.write(text, to: dir.path("runs.csv"))
+        try OutputFile.write(text, to: dir.path("runs.csv"))
         let back = try ResultFiles.readRuns(path: dir.path("runs.csv"), knownMetrics: metrics)
         XCTAssertEqual(ResultFiles.runsCSV(back), text)
         XCTAssertEqual(back.metrics, metrics)
@@ -35,7 +35,7 @@ final class ResultsTests: XCTestCase {
     func testReadRunsNamesFileAndLine() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        try AtomicFile.write("configuration,replication,user,x\nA,0,0,1\nA,0,1,zz\n", to: dir.path("runs.csv"))
+        try OutputFile.write("configuration,replication,user,x\nA,0,0,1\nA,0,1,zz\n", to: dir.path("runs.csv"))
         XCTAssertThrowsError(try ResultFiles.readRuns(path: dir.path("runs.csv"), knownMetrics: [])) { error in
             let e = error as! InputFileError
             XCTAssertEqual(e.line, 3)

@@ -14,9 +14,17 @@ public enum ResultFiles {
         return out
     }
 
-    /// Writes `runs.csv` without holding it in memory (large sweeps).
-    public static func writeRuns(_ results: ResultSet, to path: String) throws(OutputError) {
-        try AtomicFile.stream(to: path) { emit in emitRuns(results, emit) }
+    /// Writes `runs.csv` without holding it in memory (large sweeps) and
+    /// returns the SHA-256 of its bytes (recorded in the manifest).
+    public static func writeRuns(_ results: ResultSet, to path: String) throws(OutputError) -> String {
+        var hash = SHA256()
+        try OutputFile.stream(to: path) { emit in
+            emitRuns(results) { line in
+                hash.update(line)
+                emit(line)
+            }
+        }
+        return hash.hexDigest
     }
 
     /// The text of `runs.csv`, one line per call of `emit`.
@@ -43,10 +51,7 @@ public enum ResultFiles {
     /// looked up by name in `knownMetrics` (unknown names get an empty unit).
     public static func readRuns(path: String, configurations: [String]? = nil,
                                 knownMetrics: [MetricDescriptor]) throws(InputFileError) -> ResultSet {
-        let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw InputFileError(file: path, line: nil, message: "cannot read (\(error.localizedDescription))")
-        }
+        let text = try InputText.read(path)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         if lines.last == "" { lines.removeLast() }
         guard let headerLine = lines.first, let header = CSV.split(headerLine),

@@ -5,8 +5,10 @@ import Foundation
 public struct RunIdentity: Sendable, Equatable {
     public var version: String
     public var specName: String
-    /// FNV-1a of the spec's canonical serialization (keys in file order).
+    /// SHA-256 of the spec's canonical serialization (keys in file order).
     public var specHash: String
+    /// SHA-256 of the world: the trace set's files, or the generator's parameters.
+    public var dataHash: String
     public var seed: UInt64
     public var events: Bool
 }
@@ -32,16 +34,70 @@ public enum BGBenchVersion {
 }
 
 extension ExperimentSpec {
-    public func identity(events: Bool) -> RunIdentity {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        for b in source.serialized().utf8 {
-            h ^= UInt64(b)
-            h = h &* 0x0000_0100_0000_01B3
+    public func identity(events: Bool) throws(InputFileError) -> RunIdentity {
+        RunIdentity(version: BGBenchVersion.current, specName: name, specHash: SHA256.hex(source.serialized()),
+                    dataHash: try ContentHashes.data(of: world), seed: seed, events: events)
+    }
+}
+
+/// The content hashes (SHA-256, hex) a result records: of the spec, of the
+/// world it ran on and of its `runs.csv`. `report` recomputes the last
+/// before rendering; `merge` requires equal spec and data hashes across
+/// shards and checks each shard's `runs.csv` against its own.
+public struct ContentHashes: Sendable, Equatable {
+    public var spec: String
+    public var data: String
+    public var runs: String
+
+    func json() -> JSONValue {
+        .object([("spec_sha256", .string(spec)), ("data_sha256", .string(data)), ("runs_sha256", .string(runs))])
+    }
+
+    /// The hash of a world. A trace set: every regular, non-hidden file of
+    /// the directory in name order, each as its name, a NUL, its length in
+    /// decimal, a NUL and its bytes. A generated world: the users, days and
+    /// the generator parameters as decoded (every default filled in), so two
+    /// spellings of the same parameters hash alike.
+    public static func data(of world: ExperimentSpec.World) throws(InputFileError) -> String {
+        var h = SHA256()
+        switch world {
+        case let .generated(users, days, parameters):
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            let json = (try? encoder.encode(parameters)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            h.update("generated users=\(users) days=\(days) generator=\(json)")
+        case let .traces(directory):
+            let names: [String]
+            do { names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { !$0.hasPrefix(".") }.sorted() } catch {
+                throw InputFileError(file: directory, line: nil, message: "cannot list the trace set (\(error.localizedDescription))")
+            }
+            for name in names {
+                let path = (directory as NSString).appendingPathComponent(name)
+                var info = stat()
+                guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+                let fd = open(path, O_RDONLY)
+                guard fd >= 0 else { throw InputFileError(file: path, line: nil, message: "cannot open (\(InputText.errnoText()))") }
+                defer { close(fd) }
+                h.update(name.utf8)
+                h.update([0])
+                h.update(String(info.st_size).utf8)
+                h.update([0])
+                var chunk = [UInt8](repeating: 0, count: 1 << 16)
+                while true {
+                    let n = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
+                    if n < 0 && errno == EINTR { continue }
+                    guard n >= 0 else { throw InputFileError(file: path, line: nil, message: "cannot read (\(InputText.errnoText()))") }
+                    if n == 0 { break }
+                    h.update(chunk[0..<n])
+                }
+            }
         }
-        let hex = String(h, radix: 16)
-        return RunIdentity(version: BGBenchVersion.current, specName: name,
-                           specHash: String(repeating: "0", count: 16 - hex.count) + hex,
-                           seed: seed, events: events)
+        return h.hexDigest
+    }
+
+    /// SHA-256 of a file's bytes.
+    public static func file(_ path: String) throws(InputFileError) -> String {
+        SHA256.hex(try InputText.read(path))
     }
 }
 
@@ -58,12 +114,16 @@ struct ShardMarker: Equatable {
     var specPath: String
     /// The executable and registry that ran the shard (nil: an older marker).
     var provenance: RunProvenance?
+    /// Spec, data and this shard's runs.csv (filled in when it is written).
+    var hashes: ContentHashes
 
     func json() -> JSONValue {
         .object([
             ("version", .string(identity.version)),
             ("spec_name", .string(identity.specName)),
             ("spec_hash", .string(identity.specHash)),
+            ("data_hash", .string(identity.dataHash)),
+            ("runs_sha256", .string(hashes.runs)),
             ("seed", .number(Double(identity.seed))),
             ("events", .bool(identity.events)),
             ("shard_index", .number(Double(shard.index))),
@@ -80,12 +140,10 @@ struct ShardMarker: Equatable {
     static func read(directory: String) throws(InputFileError) -> ShardMarker? {
         let path = (directory as NSString).appendingPathComponent("shard.json")
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw InputFileError(file: path, line: nil, message: "cannot read")
-        }
+        let text = try InputText.read(path)
         do {
             let node = JSONNode(try JSONParser.parse(text))
-            let f = try node.object(knownKeys: ["version", "spec_name", "spec_hash", "seed", "events", "shard_index",
+            let f = try node.object(knownKeys: ["version", "spec_name", "spec_hash", "data_hash", "runs_sha256", "seed", "events", "shard_index",
                                                 "shard_count", "first_item", "end_item", "total_items", "spec_path", "spec",
                                                 "executable", "registry"])
             func need(_ k: String) throws(SpecError) -> JSONNode {
@@ -94,14 +152,16 @@ struct ShardMarker: Equatable {
             }
             let identity = RunIdentity(
                 version: try need("version").string(), specName: try need("spec_name").string(),
-                specHash: try need("spec_hash").string(), seed: UInt64(try need("seed").int(in: 0...Int.max)),
+                specHash: try need("spec_hash").string(), dataHash: try need("data_hash").string(), seed: UInt64(try need("seed").int(in: 0...Int.max)),
                 events: try need("events").bool())
             let count = try need("shard_count").int(in: 1...1_000_000)
             let index = try need("shard_index").int(in: 0...(count - 1))
             let first = try need("first_item").int(in: 0...Int.max), end = try need("end_item").int(in: first...Int.max)
             return ShardMarker(identity: identity, shard: Shard(index: index, count: count), items: first..<end,
                                totalItems: try need("total_items").int(in: 0...Int.max), spec: try need("spec").value,
-                               specPath: try need("spec_path").string(), provenance: RunProvenance(json: node.value))
+                               specPath: try need("spec_path").string(), provenance: RunProvenance(json: node.value),
+                               hashes: ContentHashes(spec: identity.specHash, data: identity.dataHash,
+                                                     runs: try need("runs_sha256").string()))
         } catch let e as JSONSyntaxError {
             throw InputFileError(file: path, line: e.line, message: e.message)
         } catch let e as SpecError {

@@ -37,9 +37,7 @@ public struct WakesByHour: Sendable, Equatable {
 
     /// Reads the totals back (the rate column is recomputed, not read).
     public static func read(path: String, configurations: [String]) throws(InputFileError) -> WakesByHour {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw InputFileError(file: path, line: nil, message: "missing or unreadable")
-        }
+        let text = try InputText.read(path)
         var w = WakesByHour(configurations: configurations)
         let index = Dictionary(uniqueKeysWithValues: configurations.enumerated().map { ($1, $0) })
         for (n, line) in text.split(separator: "\n").enumerated() {

@@ -18,7 +18,7 @@ import Traces
 public struct Runner: Sendable {
     public let spec: ExperimentSpec
     /// Trace set loaded once for a `traces` world; nil for a generated one.
-    let traceSet: TraceSet?
+    public let traceSet: TraceSet?
     let policies: [any SchedulingPolicy]
     /// What the policies hold outside the simulation (the `external`
     /// policy's decision processes): watched, checked and shut down by `run`.
@@ -27,7 +27,12 @@ public struct Runner: Sendable {
     public init(spec: ExperimentSpec) throws {
         self.spec = spec
         if case let .traces(directory) = spec.world {
-            traceSet = try TraceSetReader.read(directory: URL(fileURLWithPath: directory))
+            let set: TraceSet
+            do { set = try TraceSetReader.read(directory: URL(fileURLWithPath: directory)) } catch let e as TraceFormatError {
+                throw TraceInputError(directory: directory, error: e)
+            }
+            try TraceSetRanges.check(set, directory: directory)
+            traceSet = set
         } else {
             traceSet = nil
         }
@@ -54,6 +59,13 @@ public struct Runner: Sendable {
         case let .generated(users, _, _): users
         case .traces: traceSet?.users.count ?? 0
         }
+    }
+
+    /// The id of user position `u` in the outputs: the trace set's own user
+    /// id (`users.csv`), which need not be 0, 1, 2, ...; for a generated
+    /// world the position itself.
+    public func userID(_ u: Int) -> Int {
+        traceSet?.users[u].profile.index ?? u
     }
 
     /// Work items: (replication, user) pairs, replication-major.
@@ -108,7 +120,7 @@ public struct Runner: Sendable {
                                           randomKey: key, memo: &memo)
                 }
                 metrics = m
-                let prefix = CSV.field(spec.configurations[c].label) + ",\(r),\(u),"
+                let prefix = CSV.field(spec.configurations[c].label) + ",\(r),\(userID(u)),"
                 for e in log.events { result.events += prefix + e.csvLine + "\n" }
             } else {
                 metrics = SimulatedDevice.$current.withValue(device) {
@@ -125,8 +137,6 @@ public struct Runner: Sendable {
     /// What a run produced, before it is written.
     public struct Output: Sendable {
         public var results: ResultSet
-        /// `events.csv` body (header included) when events were asked for.
-        public var events: String?
         /// Work items (replication × user) run.
         public var itemCount: Int
         /// Main-loop events processed by all simulations (throughput figures).
@@ -135,13 +145,23 @@ public struct Runner: Sendable {
         public var wakesByHour: WakesByHour
     }
 
+    /// The header of `events.csv`.
+    public static var eventsHeader: String {
+        CSV.line(["configuration", "replication", "user"] + DeviceEvent.columns.map(\.name))
+    }
+
     /// Runs the items of `shard` on `threads` threads. Returns nil when
     /// `shouldStop` became true before the end, or a policy failed
     /// (``policyFailure``): nothing is returned partial. The policies'
     /// outside resources are shut down on every path.
-    public func run(shard: Shard = .whole, threads: Int, events: Bool = false,
+    ///
+    /// With `eventsPath`, the event log is streamed to that file as the items
+    /// finish, in item order through a small reorder window (a few items per
+    /// thread), so memory does not grow with the number of users and the
+    /// bytes do not depend on the thread count.
+    public func run(shard: Shard = .whole, threads: Int, eventsPath: String? = nil,
                     shouldStop userStop: @escaping @Sendable () -> Bool = { false },
-                    progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) -> Output? {
+                    progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws(OutputError) -> Output? {
         let resources = self.resources
         for r in resources { r.watch(stop: userStop) }
         defer { for r in resources { r.shutDown() } }
@@ -154,6 +174,10 @@ public struct Runner: Sendable {
         let items = shard.items(of: itemCount)
         let total = items.count
         let labels = spec.configurations.map(\.label)
+        let writer = try eventsPath.map { p throws(OutputError) in
+            try OrderedChunkWriter(path: p, first: items.lowerBound, window: 2 * max(1, threads) + 2,
+                                   header: Self.eventsHeader)
+        }
         // Rows go straight into the result table, configuration-major in item
         // order — already the output order — so nothing is copied or sorted
         // afterwards (peak memory is one table, not two).
@@ -162,27 +186,29 @@ public struct Runner: Sendable {
             let rows = RowBuffer(buffer, width: Self.metrics.count)
             return WorkQueue.map(items, threads: threads, shouldStop: shouldStop,
                                  progress: { progress($0, total) }) { item in
-                runItem(item, events: events, rows: rows) { c in c * total + (item - items.lowerBound) }
+                var result = runItem(item, events: writer != nil, rows: rows) { c in c * total + (item - items.lowerBound) }
+                writer?.submit(item, result.events)
+                result.events = ""
+                return result
             }
         }
-        guard !shouldStop(), results.allSatisfy({ $0 != nil }) else { return nil }
+        guard !shouldStop(), results.allSatisfy({ $0 != nil }) else {
+            writer?.cancel()
+            return nil
+        }
+        try writer?.finish()
 
         var keys: [RunKey] = []
         keys.reserveCapacity(labels.count * total)
         for c in labels.indices {
-            for item in items { keys.append(RunKey(configuration: c, replication: item / users, user: item % users)) }
+            for item in items { keys.append(RunKey(configuration: c, replication: item / users, user: userID(item % users))) }
         }
         let set = ResultSet(configurations: labels, metrics: Self.metrics, keys: keys, values: values)
-        var log: String? = nil
-        if events {
-            log = CSV.line(["configuration", "replication", "user"] + DeviceEvent.columns.map(\.name))
-                + results.map { $0!.events }.joined()
-        }
         var wakes = WakesByHour(configurations: spec.configurations.map(\.label))
         for item in results {
             for (c, hours) in item!.wakesByHour.enumerated() { wakes.add(configuration: c, hours) }
         }
-        return Output(results: set, events: log, itemCount: total,
+        return Output(results: set, itemCount: total,
                       simulatedEvents: results.reduce(0) { $0 + $1!.simulatedEvents }, wakesByHour: wakes)
     }
 }
@@ -202,4 +228,12 @@ struct RowBuffer: @unchecked Sendable {
     func store(row: Int, _ value: (Int) -> Double) {
         for column in 0..<width { base[row * width + column] = value(column) }
     }
+}
+
+/// A trace-set format error with the directory in front, so the message
+/// names the whole path (`data/set/sessions.csv:12:3: ...`).
+public struct TraceInputError: Error, CustomStringConvertible {
+    public let directory: String
+    public let error: TraceFormatError
+    public var description: String { "\((directory as NSString).appendingPathComponent(error.description))" }
 }

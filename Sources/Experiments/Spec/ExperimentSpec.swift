@@ -33,6 +33,9 @@ public struct ExperimentSpec: Sendable {
     public var file: String?
     /// The policies its configurations were checked against, and are built from.
     public var registry: PolicyRegistry
+    /// The app names written under `device.apps` (checked against the
+    /// world's apps once they are known: ``SpecChecks``).
+    public var appsNamedInDevice: [String] = []
 
     public static let knownKeys = ["name", "description", "seed", "replications", "population",
                                    "traces", "device", "policies", "baseline"]
@@ -42,15 +45,14 @@ public struct ExperimentSpec: Sendable {
     /// Every error names the file and a JSON path.
     public static func load(path: String, registry: PolicyRegistry) throws(SpecError) -> ExperimentSpec {
         let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw SpecError(file: path, path: "$", message: "cannot read the file (\(error.localizedDescription))")
+        do { text = try InputText.read(path, limit: 64 << 20) } catch {
+            throw SpecError(file: path, path: "$", message: error.line.map { "line \($0): \(error.message)" } ?? error.message)
         }
         do {
             var spec = try parse(text, registry: registry)
             spec.file = path
-            if case let .traces(dir) = spec.world, !dir.hasPrefix("/") {
-                let base = URL(fileURLWithPath: path).deletingLastPathComponent()
-                spec.world = .traces(directory: base.appendingPathComponent(dir).standardized.path)
+            if case let .traces(dir) = spec.world {
+                spec.world = .traces(directory: resolve(dir, relativeToSpecAt: path))
             }
             return spec
         } catch {
@@ -58,6 +60,17 @@ public struct ExperimentSpec: Sendable {
             e.file = path
             throw e
         }
+    }
+
+    /// `dir` as an absolute path: relative paths are relative to the spec
+    /// file's directory, itself made absolute first (a relative spec path
+    /// with `"../x"` would otherwise lose its `..` against an empty base).
+    static func resolve(_ dir: String, relativeToSpecAt specPath: String) -> String {
+        if dir.hasPrefix("/") { return (dir as NSString).standardizingPath }
+        let spec = specPath.hasPrefix("/") ? specPath
+            : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(specPath)
+        let base = (spec as NSString).deletingLastPathComponent
+        return ((base as NSString).appendingPathComponent(dir) as NSString).standardizingPath
     }
 
     /// Parses spec text (no file: trace paths stay as written), checking
@@ -74,9 +87,7 @@ public struct ExperimentSpec: Sendable {
             return n
         }
         let name = try required("name").string()
-        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
-            throw SpecError(path: "$.name", message: "expected a non-empty name of letters, digits, '-', '_' or '.'")
-        }
+        try LabelRules.checkName(name, at: "$.name")
         let seed = try required("seed").int(in: 0...Int(Int64.max))
         let replications = try f["replications"]?.int(in: 1...10_000) ?? 1
 
@@ -90,13 +101,13 @@ public struct ExperimentSpec: Sendable {
             let parameters = try p["generator"].map { g throws(SpecError) in
                 try CodableFromJSON.decode(GeneratorParameters.self, from: g)
             } ?? .default
-            if let problem = parameters.problems().first {
-                throw SpecError(path: "$.population.generator", message: problem)
-            }
-            world = .generated(users: try users.int(in: 1...100_000_000), days: try days.int(in: 1...3650),
-                               parameters: parameters)
+            try GeneratorRanges.check(parameters, at: "$.population.generator")
+            world = .generated(users: try users.int(in: 1...ResourceLimits.maxUsers),
+                               days: try days.int(in: 1...ResourceLimits.maxDays), parameters: parameters)
         case let (nil, traces?):
-            world = .traces(directory: try traces.string())
+            let directory = try traces.string()
+            guard !directory.isEmpty else { throw traces.error("expected a trace set directory, found an empty string") }
+            world = .traces(directory: directory)
         case (nil, nil):
             throw node.error("give either \"population\" (synthetic users) or \"traces\" (a trace set directory)")
         case (_?, _?):
@@ -106,23 +117,30 @@ public struct ExperimentSpec: Sendable {
         let device = try f["device"].map { d throws(SpecError) in
             try CodableFromJSON.decode(DeviceConfiguration.self, from: d)
         } ?? DeviceConfiguration()
+        try DeviceRanges.check(device, at: "$.device")
+        var namedApps: [String] = []
+        if let d = f["device"], case let .object(pairs)? = d["apps"]?.value { namedApps = pairs.map(\.key) }
 
         let policiesNode = try required("policies")
         var configurations: [ExperimentConfiguration] = []
         for entry in try policiesNode.array() {
-            configurations += try PolicyGrid.expand(entry, registry: registry)
+            configurations += try PolicyGrid.expand(entry, registry: registry,
+                                                    budget: ResourceLimits.maxConfigurations - configurations.count)
         }
         guard !configurations.isEmpty else { throw policiesNode.error("at least one policy is needed") }
         var seen: [String: String] = [:]
         for c in configurations {
+            try LabelRules.checkLabel(c.label, at: c.path)
             if let other = seen[c.label] {
                 throw SpecError(path: c.path, message: "configuration label \"\(c.label)\" repeats the one from \(other); add a distinct \"label\"")
             }
             seen[c.label] = c.path
         }
         for c in configurations {
+            // The registry's checks first (types, names, signs), then the ranges.
             let made = try PolicyFactory.makeOwningResources(c.policy, path: c.path, registry: registry)
             for r in made.resources { r.shutDown() }
+            try PolicyParameterRanges.check(c.policy, at: c.path)
         }
 
         var baseline = 0
@@ -136,6 +154,6 @@ public struct ExperimentSpec: Sendable {
         return ExperimentSpec(
             name: name, description: try f["description"]?.string() ?? "", seed: UInt64(seed),
             replications: replications, world: world, device: device, configurations: configurations,
-            baseline: baseline, source: root, file: nil, registry: registry)
+            baseline: baseline, source: root, file: nil, registry: registry, appsNamedInDevice: namedApps)
     }
 }

@@ -25,7 +25,13 @@ enum PolicyGrid {
     static let entryKeys = ["name", "label", "params", "base"]
 
     /// All configurations of one spec entry.
-    static func expand(_ node: JSONNode, registry: PolicyRegistry) throws(SpecError) -> [ExperimentConfiguration] {
+    /// At most `budget` configurations (the grid's size is computed before
+    /// any of it is built, so a 20-million-point grid is refused, not allocated).
+    static func expand(_ node: JSONNode, registry: PolicyRegistry, budget: Int) throws(SpecError) -> [ExperimentConfiguration] {
+        let size = try gridSize(node)
+        guard size <= Double(budget) else {
+            throw node.error("this entry expands into \(ValueRange.show(size)) configurations; a spec may have at most \(ResourceLimits.maxConfigurations) in all (\(ResourceLimits.maxConfigurations - budget) before this entry)")
+        }
         let variants = try expandPolicy(node, registry: registry)
         let explicitLabel = try node["label"]?.string()
         return variants.map { v in
@@ -33,6 +39,17 @@ enum PolicyGrid {
             let label = v.axes.isEmpty ? head : head + " " + v.axes.joined(separator: " ")
             return ExperimentConfiguration(label: label, policy: v.value, path: node.path)
         }
+    }
+
+    /// Configurations `node` expands into, as a `Double` so no product overflows.
+    private static func gridSize(_ node: JSONNode) throws(SpecError) -> Double {
+        let fields = try node.object(knownKeys: entryKeys)
+        var size = 1.0
+        if let params = fields["params"], case let .object(pairs) = params.value {
+            for (_, v) in pairs { if case let .array(items) = v { size *= Double(max(1, items.count)) } }
+        }
+        if let base = fields["base"] { size *= try gridSize(base) }
+        return size
     }
 
     private struct Variant {

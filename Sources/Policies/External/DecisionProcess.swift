@@ -76,6 +76,7 @@ final class DecisionProcess: @unchecked Sendable {
             throw .system("cannot start \(argv[0]): \(String(cString: strerror(rc)))")
         }
         pid = child
+        LiveDecisionProcesses.started(child)
         socket = fds[0]
         _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
     }
@@ -144,6 +145,7 @@ final class DecisionProcess: @unchecked Sendable {
             let r = waitpid(pid, &status, WNOHANG)
             if r == pid {
                 reaped = true
+                LiveDecisionProcesses.reaped(pid)
                 // WIFEXITED / WEXITSTATUS / WTERMSIG, spelled out (macros).
                 if status & 0x7f == 0 { return "exited with status \((status >> 8) & 0xff)" }
                 return "was killed by signal \(status & 0x7f)"
@@ -164,7 +166,12 @@ final class DecisionProcess: @unchecked Sendable {
         let deadline = ContinuousClock.now + grace
         var status: Int32 = 0
         while !reaped && ContinuousClock.now < deadline {
-            if waitpid(pid, &status, WNOHANG) == pid { reaped = true } else { usleep(5_000) }
+            if waitpid(pid, &status, WNOHANG) == pid {
+                reaped = true
+                LiveDecisionProcesses.reaped(pid)
+            } else {
+                usleep(5_000)
+            }
         }
         terminate()
     }
@@ -182,5 +189,6 @@ final class DecisionProcess: @unchecked Sendable {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         reaped = true
+        LiveDecisionProcesses.reaped(pid)
     }
 }

@@ -1,0 +1,31 @@
+import Traces
+
+/// Ranges of the per-user values of a trace set (`users.csv`), checked after
+/// the reader's own format checks, with the same bounds as the generator
+/// parameters that produce them. Errors name the file and the user id.
+public enum TraceSetRanges {
+    public static let profile: [RangeRule<UserProfile>] = [
+        RangeRule("meanSessionsPerDay", ValueRange(0, 10_000, unit: "1/day")) { $0.meanSessionsPerDay },
+        RangeRule("screenOnDrainWatts", ValueRange(0, 100, unit: "W")) { $0.screenOnDrainWatts },
+        RangeRule("idleDrainWatts", ValueRange(0, 100, unit: "W")) { $0.idleDrainWatts },
+        RangeRule("chargingWatts", ValueRange(0, 1_000, unit: "W")) { $0.chargingWatts },
+        RangeRule("batteryCapacityWh", ValueRange(0.1, 1_000, unit: "Wh")) { $0.batteryCapacityWh },
+        RangeRule("initialBatteryPercent", ValueRange(0, 100, unit: "%")) { $0.initialBatteryPercent },
+        RangeRule("lowPowerModeAccept20Probability", .probability) { $0.lowPowerModeAccept20Probability },
+        RangeRule("lowPowerModeAccept10Probability", .probability) { $0.lowPowerModeAccept10Probability },
+    ]
+
+    public static func check(_ set: TraceSet, directory: String) throws(InputFileError) {
+        guard (1...ResourceLimits.maxDays).contains(set.days) else {
+            throw InputFileError(file: directory + "/trace_set.csv", line: 2, message: "\(set.days) days; allowed: 1 to \(ResourceLimits.maxDays)")
+        }
+        guard set.users.count <= ResourceLimits.maxUsers else {
+            throw InputFileError(file: directory + "/users.csv", line: nil, message: "\(set.users.count) users; at most \(ResourceLimits.maxUsers) are allowed")
+        }
+        for user in set.users {
+            do { try profile.checkAll(user.profile, under: "user \(user.profile.index)") } catch {
+                throw InputFileError(file: directory + "/users.csv", line: nil, message: "\(error.path): \(error.message)")
+            }
+        }
+    }
+}

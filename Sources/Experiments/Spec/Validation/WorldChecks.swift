@@ -1,0 +1,26 @@
+import Traces
+
+/// The checks that need the world (the generator's apps or the trace set)
+/// and the thread count, run by `validate` and by `run` through the same
+/// call (`ExperimentCommands.prepare`), so the two agree on every input.
+public enum WorldChecks {
+    public static func check(_ spec: ExperimentSpec, traceSet: TraceSet?, threads: Int) throws(SpecError) {
+        let apps: [String], users: Int, days: Int
+        var updatesPerDay = 0.0, sessionsPerDay = 0.0
+        switch spec.world {
+        case let .generated(u, d, parameters):
+            apps = parameters.apps.map(\.name); users = u; days = d
+            // Rates are means: twice the mean covers a busy user's day.
+            updatesPerDay = 2 * 24 * parameters.content.rateScale * parameters.apps.reduce(0) { $0 + $1.contentUpdatesPerHour }
+            sessionsPerDay = 2 * parameters.usage.sessionsPerDayMax
+        case .traces:
+            guard let traceSet else { return }
+            apps = traceSet.apps.map(\.name); users = traceSet.users.count; days = traceSet.days
+        }
+        try DeviceRanges.checkAppNames(spec.appsNamedInDevice, worldApps: apps, at: "$.device.apps")
+        try ResourceLimits.checkMemory(users: users, days: days, replications: spec.replications,
+                                       configurations: spec.configurations.count, metrics: Runner.metrics.count,
+                                       threads: threads, updatesPerDay: updatesPerDay, sessionsPerDay: sessionsPerDay,
+                                       path: "$")
+    }
+}
