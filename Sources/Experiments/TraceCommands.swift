@@ -16,6 +16,15 @@ public enum TraceCommands {
         let problems = parameters.problems()
         guard problems.isEmpty else { throw TraceCommandError(message: problems.joined(separator: "\n")) }
         guard users >= 1, days >= 1 else { throw TraceCommandError(message: "--users and --days must be at least 1") }
+        do {
+            try GeneratorRanges.check(parameters, at: "generator")
+            try ResourceLimits.checkTraceSetMemory(
+                users: users, days: days,
+                updatesPerDay: 2 * 24 * parameters.content.rateScale * parameters.apps.reduce(0) { $0 + $1.contentUpdatesPerHour },
+                sessionsPerDay: 2 * parameters.usage.sessionsPerDayMax)
+        } catch {
+            throw TraceCommandError(message: error.path == "--users" ? error.message : "\(error)")
+        }
         let set = PopulationGenerator(parameters: parameters, seed: seed, days: days).traceSet(users: users)
         let stage = try StagedDirectory(target: directory.path, force: force)
         do {

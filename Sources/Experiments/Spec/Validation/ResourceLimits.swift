@@ -64,4 +64,16 @@ public enum ResourceLimits {
     }
 
     static func gib(_ bytes: Double) -> String { String(format: "%.1f GiB", bytes / 1_073_741_824) }
+
+    /// `traces generate` holds the whole set before writing it: users ×
+    /// days × (1 KiB + 8 B per update + 32 B per session, at twice the mean
+    /// rates), refused above the same limit.
+    public static func checkTraceSetMemory(users: Int, days: Int, updatesPerDay: Double,
+                                           sessionsPerDay: Double) throws(SpecError) {
+        let need = Double(users) * Double(days) * (1_024 + updatesPerDay * bytesPerUpdate + sessionsPerDay * bytesPerSession)
+        let limit = memoryLimitBytes
+        guard need <= limit else {
+            throw SpecError(path: "--users", message: "a trace set of \(users) users × \(days) days would need about \(gib(need)) of memory, above the limit of \(gib(limit)); generate fewer users per set (a spec's population is generated user by user, without this limit) or raise BGBENCH_MEMORY_LIMIT_GIB")
+        }
+    }
 }
