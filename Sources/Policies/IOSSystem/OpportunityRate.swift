@@ -1,0 +1,84 @@
+import Device
+import SimCore
+
+/// The fetch-result feedback of `ios-system`: a per-app rate multiplier
+/// that rises with `.newData` and falls with `.noData`, failures, slow runs
+/// and expirations, as the app's tasks are seen to finish.
+///
+/// Sources:
+/// - the Background Fetch seed (../shared/seeds/003): `.newData` "can
+///   raise the wake frequency", `.noData` keeps or lowers it, `.failed`
+///   lowers it "so as not to waste battery";
+/// - Apple's App Programming Guide for iOS, as quoted on the Q&A page
+///   "How often is background fetch executed in iOS?": "Apps that download
+///   small amounts of content quickly, and accurately reflect when they had
+///   content available to download, are more likely to receive execution
+///   time in the future than apps that take a long time to download their
+///   content or that claim content was available but then do not download
+///   anything" (slow runs are penalised);
+/// - an expired task is one whose app did not finish within its budget: the
+///   issue's "judged wasteful and gets fewer background opportunities".
+/// Every factor's size is an assumption: Apple publishes none.
+///
+/// What it cannot do: detect an app that "claims content was available but
+/// then does not download anything" — that needs the bytes of the run,
+/// which a `TaskReport` does not carry. So a dishonest app (AppModel's
+/// `reportsHonestly` false: `.newData` whatever happened) is believed when
+/// its task succeeds. Its failed and expired runs are judged by their
+/// outcome, not its report: the outcome comes from the system, not the app.
+///
+/// Model: the rate starts at 1 and is multiplied, per finished refresh or
+/// fetch, by `newDataGain` (outcome success, `.newData`), `noDataFactor`
+/// (success, `.noData`), `failedFactor` (outcome failed) or `expiredFactor`
+/// (outcome expired), and also by `slowFactor` when the run lasted longer
+/// than `slowRun`; it is kept in [`minRate`, `maxRate`].
+///
+/// Parameters (all assumptions): `newDataGain` (1…10, default 1.25),
+/// `noDataFactor` (0…1, default 0.9), `failedFactor` (0…1, default 0.7),
+/// `expiredFactor` (0…1, default 0.5), `slowFactor` (0…1, default 0.8),
+/// `slowRun` (duration, default 10s: a third of the 30 s refresh budget),
+/// `minRate` (0.001…1, default 0.1), `maxRate` (1…1000, default 4).
+public struct OpportunityRate: Sendable, Hashable {
+    public struct Factors: Sendable, Hashable {
+        public var newDataGain = 1.25
+        public var noDataFactor = 0.9
+        public var failedFactor = 0.7
+        public var expiredFactor = 0.5
+        public var slowFactor = 0.8
+        public var slowRun: SimDuration = .seconds(10 as Int64)
+        public var minRate = 0.1
+        public var maxRate = 4.0
+        public init() {}
+    }
+    public var factors: Factors
+    var rates: [Double] = []
+    /// Penalties (failed, expired or slow runs) per app, for tests and studies.
+    public private(set) var penalties: [Int] = []
+
+    public init(factors: Factors = Factors()) { self.factors = factors }
+
+    mutating func ensure(apps: Int) {
+        while rates.count < apps { rates.append(1); penalties.append(0) }
+    }
+
+    /// The app's rate multiplier (1 before anything is seen).
+    public func rate(app: Int) -> Double { app < rates.count ? rates[app] : 1 }
+
+    /// A refresh or fetch of the app finished.
+    public mutating func record(_ report: TaskReport) {
+        guard report.request.kind.refreshesContent else { return }
+        let a = Int(report.request.app)
+        ensure(apps: a + 1)
+        var m: Double
+        switch report.outcome {
+        case .success: m = report.fetchResult == .newData ? factors.newDataGain
+            : report.fetchResult == .failed ? factors.failedFactor : factors.noDataFactor
+        case .failed: m = factors.failedFactor
+        case .expired: m = factors.expiredFactor
+        }
+        let slow = report.end - report.start > factors.slowRun
+        if slow { m *= factors.slowFactor }
+        if report.outcome != .success || slow { penalties[a] += 1 }
+        rates[a] = min(factors.maxRate, max(factors.minRate, rates[a] * m))
+    }
+}
