@@ -27,7 +27,8 @@ public struct DayAllowance: Sendable, Hashable {
     /// The first time at or after `t` (same day) when `amount` may have
     /// been spent; nil if not before midnight.
     public func time(whenAllowed amount: Double, after t: SimTime) -> SimTime? {
-        guard perDay > 0 else { return nil }
+        // More than the whole day's budget is never allowed.
+        guard perDay > 0, amount <= perDay else { return nil }
         let f = amount / perDay - burst
         if f <= 0 { return t }
         guard f < 1 else { return nil }
