@@ -269,5 +269,6 @@ final class IOSSystemTests: XCTestCase {
     func testConformance() {
         XCTAssertEqual(PolicyConformance.check(IOSSystemPolicy()), [])
         XCTAssertEqual(PolicyConformance.check(IOSSystemPolicy(energy: EnergyBudget(perDay: 0), limiter: RateLimiter(launchesPerHour: 0))), [])
+        XCTAssertEqual(PolicyConformance.check(CoalescingPolicy(base: IOSSystemPolicy(), window: .minutes(15))), [], "behind a wrapper")
     }
 }

@@ -30,7 +30,7 @@ import SimCore
 /// and the energy budget (and, on cellular, the data budget) covers it.
 ///
 /// Parameter (besides those of the components, documented on each):
-/// - `baseInterval` (duration, default 1h; assumption): the interval of an
+/// - `baseInterval` (duration > 0, default 1h; assumption): the interval of an
 ///   app with priority 1 and rate 1 (with `maxRate` 4: 15 min, the usual
 ///   `earliestBeginDate` minimum).
 ///

@@ -33,11 +33,13 @@ import SimCore
 /// (outcome expired), and also by `slowFactor` when the run lasted longer
 /// than `slowRun`; it is kept in [`minRate`, `maxRate`].
 ///
-/// Parameters (all assumptions): `newDataGain` (1…10, default 1.25),
-/// `noDataFactor` (0…1, default 0.9), `failedFactor` (0…1, default 0.7),
-/// `expiredFactor` (0…1, default 0.5), `slowFactor` (0…1, default 0.8),
-/// `slowRun` (duration, default 10s: a third of the 30 s refresh budget),
-/// `minRate` (0.001…1, default 0.1), `maxRate` (1…1000, default 4).
+/// Parameters (all assumptions; the multipliers are unitless):
+/// `newDataGain` (multiplier, range 1…10, default 1.25), `noDataFactor`
+/// (0…1, default 0.9), `failedFactor` (0…1, default 0.7), `expiredFactor`
+/// (0…1, default 0.5), `slowFactor` (0…1, default 0.8), `slowRun`
+/// (duration > 0, default 10s: a third of the 30 s refresh budget),
+/// `minRate` (multiplier, 0.001…1, default 0.1), `maxRate` (multiplier,
+/// 1…1000, default 4).
 public struct OpportunityRate: Sendable, Hashable {
     public struct Factors: Sendable, Hashable {
         public var newDataGain = 1.25

@@ -19,8 +19,8 @@ import SimCore
 /// deferrable work).
 ///
 /// Parameters:
-/// - `processingIdle` (duration, default 30m; assumption).
-/// - `processingRecency` (duration, default 7d; assumption).
+/// - `processingIdle` (duration > 0, default 30m; assumption).
+/// - `processingRecency` (duration > 0, default 7d; assumption).
 public struct ProcessingPlacement: Sendable, Hashable {
     public var idle: SimDuration
     public var recency: SimDuration
