@@ -109,6 +109,17 @@ final class IOSSystemTests: XCTestCase {
         r.record(report(app: 1, start: .zero, outcome: .expired, result: .newData))
         XCTAssertEqual(r.rate(app: 0), 0.7, accuracy: 1e-12)
         XCTAssertEqual(r.rate(app: 1), 0.5, accuracy: 1e-12)
+        XCTAssertEqual(r.lies, [1, 1])
+        // Caught: for `distrustFor` (7 days) its .newData counts as .noData, then is believed again.
+        r.record(report(app: 0, start: at(day: 3, 0)))
+        XCTAssertEqual(r.rate(app: 0), 0.7 * 0.9, accuracy: 1e-12)
+        r.record(report(app: 0, start: at(day: 7, 1)))
+        XCTAssertEqual(r.rate(app: 0), 0.7 * 0.9 * 1.25, accuracy: 1e-12)
+        // An honest failure is no lie.
+        r.record(report(app: 2, start: .zero, outcome: .failed, result: .failed))
+        r.record(report(app: 2, start: at(day: 0, 1)))
+        XCTAssertEqual(r.rate(app: 2), 0.7 * 1.25, accuracy: 1e-12)
+        XCTAssertEqual(r.lies, [1, 1, 0])
     }
 
     /// The due time is baseInterval / (rate · priority) after the last refresh.
@@ -121,9 +132,10 @@ final class IOSSystemTests: XCTestCase {
     }
 
     /// With no new content ever, the honest app reports `.noData` and its
-    /// rate falls; the dishonest one says `.newData` every time and is
-    /// believed (a policy cannot see the bytes), so it is refreshed several
-    /// times as often and spends more energy.
+    /// rate falls; the dishonest one says `.newData` every time and, as its
+    /// runs never fail here (instant work), is never caught: it is believed
+    /// (a policy cannot see the bytes), so it is refreshed several times as
+    /// often and spends more energy.
     func testADishonestAppIsRefreshedMoreOftenThanAnHonestOne() {
         let days = 4
         let sessions = makeSessions((0..<days).flatMap { d in stride(from: 8.0, to: 22.0, by: 1.0).map { (at(day: d, $0 + 0.5), Int32(0)) } })
@@ -140,6 +152,29 @@ final class IOSSystemTests: XCTestCase {
         XCTAssertGreaterThan(honest.refreshes, 0)
         XCTAssertGreaterThanOrEqual(dishonest.refreshes, 3 * honest.refreshes)
         XCTAssertGreaterThan(dishonest.joules, honest.joules)
+    }
+
+    /// When its runs sometimes fail, the dishonest app's `.newData` on a
+    /// failed run gives it away: distrusted, its reports count as `.noData`
+    /// and it is refreshed less often than the honest app, whose `.newData`
+    /// (content changes every 30 min) is believed.
+    func testACaughtDishonestAppIsRefreshedLessOftenThanAnHonestOne() {
+        let days = 4
+        let sessions = makeSessions((0..<days).flatMap { d in stride(from: 8.0, to: 22.0, by: 1.0).map { (at(day: d, $0 + 0.5), Int32(0)) } })
+        let updates = stride(from: 0.25, to: Double(days * 24), by: 0.5).map { SimTime.zero + .seconds($0 * 3600) }
+        let t = trace(days: days, apps: ["news"], sessions: sessions, updates: [updates])
+        func run(honest: Bool) -> Int {
+            var config = DeviceConfiguration()
+            config.defaultApp.reportsHonestly = honest
+            config.defaultApp.refresh = .instant
+            config.defaultApp.refresh.failureProbabilityWifi = 0.1
+            config.defaultApp.retryDelayAfterFailure = nil
+            let (_, log) = simulateDeviceWithLog(trace: t, configuration: config, policy: IOSSystemPolicy(), randomKey: 1)
+            return log.events.filter { $0.kind == .task && $0.taskKind == .appRefresh }.count
+        }
+        let honest = run(honest: true), dishonest = run(honest: false)
+        print("ios-system, content every 30 min, 10 % failures, 4 days: honest \(honest) refreshes, dishonest \(dishonest)")
+        XCTAssertLessThan(Double(dishonest), 0.8 * Double(honest))
     }
 
     // MARK: Budgets

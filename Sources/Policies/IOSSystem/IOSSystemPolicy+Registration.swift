@@ -23,6 +23,7 @@ extension IOSSystemPolicy {
             PolicyParameter("slowRun", .duration, default: .string("10s"), "a refresh longer than this is slow (assumption)"),
             PolicyParameter("minRate", .number, default: .number(0.1), range: 0.001...1, "lowest rate multiplier (assumption)"),
             PolicyParameter("maxRate", .number, default: .number(4), range: 1...1000, "highest rate multiplier (assumption)"),
+            PolicyParameter("distrustFor", .duration, default: .string("7d"), "after .newData from a failed/expired run, the app's .newData counts as .noData this long (assumption)"),
             PolicyParameter("processingIdle", .duration, default: .string("30m"), "screen off this long on the charger before processing (assumption)"),
             PolicyParameter("processingRecency", .duration, default: .string("7d"), "processing only for apps launched within this (assumption)"),
         ]) { p, _ in
@@ -35,6 +36,7 @@ extension IOSSystemPolicy {
         f.slowRun = p.duration("slowRun")
         f.minRate = p.number("minRate")
         f.maxRate = p.number("maxRate")
+        f.distrustFor = p.duration("distrustFor")
         return IOSSystemPolicy(
             baseInterval: p.duration("baseInterval"),
             usage: UsagePriority(decay: p.number("usageDecay")),

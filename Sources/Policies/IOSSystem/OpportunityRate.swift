@@ -20,18 +20,24 @@ import SimCore
 ///   issue's "judged wasteful and gets fewer background opportunities".
 /// Every factor's size is an assumption: Apple publishes none.
 ///
-/// What it cannot do: detect an app that "claims content was available but
-/// then does not download anything" — that needs the bytes of the run,
-/// which a `TaskReport` does not carry. So a dishonest app (AppModel's
-/// `reportsHonestly` false: `.newData` whatever happened) is believed when
-/// its task succeeds. Its failed and expired runs are judged by their
-/// outcome, not its report: the outcome comes from the system, not the app.
+/// What it can and cannot tell of a dishonest app (AppModel's
+/// `reportsHonestly` false: `.newData` whatever happened): it cannot see
+/// that a successful run "claimed content was available but then did not
+/// download anything" — that needs the bytes of the run, which a
+/// `TaskReport` does not carry. It can see a report that contradicts the
+/// outcome: `.newData` from a run the system saw fail or expire. Such a
+/// run is judged by its outcome (the system's, not the app's), and the app
+/// is *distrusted* for `distrustFor`: meanwhile its `.newData` counts as
+/// `.noData` (assumption: the guide says accurate reports earn time, not
+/// how a lie is found or for how long it counts). So a dishonest app gains
+/// until its first failure or expiration, and loses after.
 ///
 /// Model: the rate starts at 1 and is multiplied, per finished refresh or
 /// fetch, by `newDataGain` (outcome success, `.newData`), `noDataFactor`
 /// (success, `.noData`), `failedFactor` (outcome failed) or `expiredFactor`
 /// (outcome expired), and also by `slowFactor` when the run lasted longer
-/// than `slowRun`; it is kept in [`minRate`, `maxRate`].
+/// than `slowRun`; it is kept in [`minRate`, `maxRate`]. A `.newData`
+/// while the app is distrusted counts as `.noData`.
 ///
 /// Parameters (all assumptions; the multipliers are unitless):
 /// `newDataGain` (multiplier, range 1…10, default 1.25), `noDataFactor`
@@ -39,7 +45,7 @@ import SimCore
 /// (0…1, default 0.5), `slowFactor` (0…1, default 0.8), `slowRun`
 /// (duration > 0, default 10s: a third of the 30 s refresh budget),
 /// `minRate` (multiplier, 0.001…1, default 0.1), `maxRate` (multiplier,
-/// 1…1000, default 4).
+/// 1…1000, default 4), `distrustFor` (duration > 0, default 7d).
 public struct OpportunityRate: Sendable, Hashable {
     public struct Factors: Sendable, Hashable {
         public var newDataGain = 1.25
@@ -50,17 +56,22 @@ public struct OpportunityRate: Sendable, Hashable {
         public var slowRun: SimDuration = .seconds(10 as Int64)
         public var minRate = 0.1
         public var maxRate = 4.0
+        public var distrustFor: SimDuration = .days(7)
         public init() {}
     }
     public var factors: Factors
     var rates: [Double] = []
     /// Penalties (failed, expired or slow runs) per app, for tests and studies.
     public private(set) var penalties: [Int] = []
+    /// Reports seen to contradict their outcome, per app.
+    public private(set) var lies: [Int] = []
+    /// Until when each app's `.newData` counts as `.noData`.
+    var distrustedUntil: [SimTime] = []
 
     public init(factors: Factors = Factors()) { self.factors = factors }
 
     mutating func ensure(apps: Int) {
-        while rates.count < apps { rates.append(1); penalties.append(0) }
+        while rates.count < apps { rates.append(1); penalties.append(0); lies.append(0); distrustedUntil.append(.zero) }
     }
 
     /// The app's rate multiplier (1 before anything is seen).
@@ -71,10 +82,20 @@ public struct OpportunityRate: Sendable, Hashable {
         guard report.request.kind.refreshesContent else { return }
         let a = Int(report.request.app)
         ensure(apps: a + 1)
+        if report.outcome != .success && report.fetchResult == .newData {
+            lies[a] += 1
+            // At most a century, so that a huge `distrustFor` cannot overflow the time.
+            distrustedUntil[a] = max(distrustedUntil[a], report.end + min(factors.distrustFor, .days(36_500)))
+        }
+        let believed = report.end >= distrustedUntil[a]
         var m: Double
         switch report.outcome {
-        case .success: m = report.fetchResult == .newData ? factors.newDataGain
-            : report.fetchResult == .failed ? factors.failedFactor : factors.noDataFactor
+        case .success:
+            switch report.fetchResult {
+            case .newData: m = believed ? factors.newDataGain : factors.noDataFactor
+            case .failed: m = factors.failedFactor
+            default: m = factors.noDataFactor
+            }
         case .failed: m = factors.failedFactor
         case .expired: m = factors.expiredFactor
         }
