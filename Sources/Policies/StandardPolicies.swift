@@ -63,5 +63,6 @@ extension PolicyRegistry {
             OraclePolicy(leadTime: p.duration("leadTime"), radioWindow: p.duration("radioWindow"))
         },
         ExternalPolicy.registration,
+        IOSSystemPolicy.registration,
     ])
 }
