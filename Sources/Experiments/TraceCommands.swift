@@ -22,7 +22,7 @@ public enum TraceCommands {
     /// as a markdown table.
     public static func stats(directory: URL) throws -> String {
         let set = try TraceSetReader.read(directory: directory)
-        return TraceStatistics(set).markdown
+        return TraceStatistics(set).markdown + "\n" + PredictabilityStatistics(set).markdown
     }
 }
 

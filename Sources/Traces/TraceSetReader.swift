@@ -30,7 +30,7 @@ public enum TraceSetReader {
         try checkDirectory(directory)
         let days = try readTraceSetFile(directory)
         let horizon = SimTime(day: days).microseconds
-        let apps = try readApps(directory)
+        var apps = try readApps(directory)
         var users = try readUsers(directory, appCount: apps.count, horizon: SimTime(microseconds: horizon))
         let position = Dictionary(uniqueKeysWithValues: users.enumerated().map { ($1.profile.index, $0) })
         let ctx = Context(position: position, appCount: apps.count, horizon: horizon, days: days)
@@ -52,6 +52,12 @@ public enum TraceSetReader {
                 throw TraceFormatError(file: TraceSetFile.generator, line: 0, column: 0,
                                        message: "expected days \(days) and users \(users.count) as in the CSV files, found days \(p.days) and users \(p.users)")
             }
+        }
+        // apps.csv does not hold the generator-only traits: restore them
+        // from generator.json for apps of the same name.
+        if let p = provenance {
+            let traits = Dictionary(p.parameters.apps.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+            apps = apps.map { a in traits[a.name].map { a.withTraits(of: $0) } ?? a }
         }
         return TraceSet(apps: apps, days: days, users: users, provenance: provenance)
     }

@@ -93,8 +93,10 @@ final class MalformedTraceSetTests: XCTestCase {
     }
 
     func testUnknownApp() throws {
-        try setField(TraceSetFile.sessions, line: 2, column: 4, to: "7")
-        assertRejected(TraceSetFile.sessions, line: 2, column: 4, "unknown app 7")
+        // One past the last app of the default catalogue.
+        let unknown = "\(TraceApp.defaultApps.count)"
+        try setField(TraceSetFile.sessions, line: 2, column: 4, to: unknown)
+        assertRejected(TraceSetFile.sessions, line: 2, column: 4, "unknown app \(unknown)")
     }
 
     func testTimeOutsideHorizon() throws {
