@@ -97,7 +97,9 @@ public enum TraceSetReader {
             guard row[0] == TraceSetFile.formatVersion else {
                 throw row.error(1, "expected format \"\(TraceSetFile.formatVersion)\", found \"\(row[0])\"")
             }
-            days = try row.int(2, min: 1, what: "the number of days")
+            // Bounded so the horizon (days × 86 400 000 000 µs) fits: a
+            // huge value is a clear error, not an overflow.
+            days = try row.int(2, min: 1, max: TraceSetFile.maxDays, what: "the number of days")
         }
         guard let days else {
             throw TraceFormatError(file: TraceSetFile.traceSet, line: 2, column: 0,
@@ -337,6 +339,14 @@ struct CSVRow {
     func int(_ column: Int, min: Int, what: String) throws -> Int {
         let f = fields[column - 1]
         guard let v = Int(f), v >= min else { throw error(column, "expected \(what) (an integer >= \(min)), found \"\(f)\"") }
+        return v
+    }
+
+    func int(_ column: Int, min: Int, max: Int, what: String) throws -> Int {
+        let f = fields[column - 1]
+        guard let v = Int(f), v >= min, v <= max else {
+            throw error(column, "expected \(what) (an integer in [\(min), \(max)]), found \"\(f)\"")
+        }
         return v
     }
 

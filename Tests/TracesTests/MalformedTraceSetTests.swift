@@ -92,6 +92,20 @@ final class MalformedTraceSetTests: XCTestCase {
         assertRejected(TraceSetFile.sessions, line: 2, column: 1, "unknown user 99")
     }
 
+    func testHugeDaysIsAClearError() throws {
+        try setField(TraceSetFile.traceSet, line: 2, column: 2, to: "999999999999")
+        assertRejected(TraceSetFile.traceSet, line: 2, column: 2, "[1, 36500]")
+    }
+
+    func testCRLFLinesAreAccepted() throws {
+        for name in TraceSetFile.allCSV {
+            let url = dir.url.appendingPathComponent(name)
+            let text = try String(contentsOf: url, encoding: .utf8)
+            try text.replacingOccurrences(of: "\n", with: "\r\n").write(to: url, atomically: true, encoding: .utf8)
+        }
+        XCTAssertNoThrow(try TraceSetReader.read(directory: dir.url))
+    }
+
     func testUnknownApp() throws {
         // One past the last app of the default catalogue.
         let unknown = "\(TraceApp.defaultApps.count)"
