@@ -26,6 +26,21 @@ public enum TraceCommands {
     }
 }
 
+extension TraceCommands {
+    /// Converts the real app-usage log `input` (LSApp TSV or the generic
+    /// event log) into a trace set in `directory`, synthesising power,
+    /// network and content per user from `seed`. Nothing is written when the
+    /// log has an error. Returns the report of what was repaired or dropped.
+    @discardableResult
+    public static func importLog(_ input: URL, format: AppEventLogFormat, seed: UInt64, out directory: URL) throws -> String {
+        let (set, report) = try TraceImporter.importLog(input, format: format, seed: seed)
+        try TraceSetWriter.write(set, to: directory)
+        return (["imported \(input.path) (\(format.rawValue)): \(set.users.count) users × \(set.days) days, \(set.apps.count) apps, to \(directory.path)",
+                 "power, network and content synthesised from seed \(seed); content rates guessed from app names (Datasets/README.md)"]
+                + report.lines).joined(separator: "\n")
+    }
+}
+
 public struct TraceCommandError: Error, CustomStringConvertible {
     public let message: String
     public init(message: String) { self.message = message }

@@ -391,7 +391,9 @@ enum CSVRows {
         guard let text = String(data: data, encoding: .utf8) else {
             throw TraceFormatError(file: file, line: 0, column: 0, message: "expected UTF-8 text")
         }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // Swift reads "\r\n" as one Character, so a split on "\n" alone would
+        // leave a CRLF file as one line: split on both.
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         if lines.last == "" { lines.removeLast() }  // the final newline
         guard let first = lines.first else {
             throw TraceFormatError(file: file, line: 1, column: 0, message: "expected the header \(header.joined(separator: ","))")
