@@ -97,6 +97,12 @@ final class MalformedTraceSetTests: XCTestCase {
         assertRejected(TraceSetFile.traceSet, line: 2, column: 2, "[1, 36500]")
     }
 
+    func testOverflowingIntegersAreClearErrors() throws {
+        // 20 digits overflow Int64: an error naming the field, not a trap.
+        try setField(TraceSetFile.sessions, line: 2, column: 2, to: "99999999999999999999")
+        assertRejected(TraceSetFile.sessions, line: 2, column: 2, "an integer")
+    }
+
     func testCRLFLinesAreAccepted() throws {
         for name in TraceSetFile.allCSV {
             let url = dir.url.appendingPathComponent(name)
