@@ -36,11 +36,7 @@ public enum TraceSetReader {
         var dense = [Int](repeating: -1, count: min((position.keys.max() ?? -1) + 1, 4 * position.count + 16))
         for (id, pos) in position where id < dense.count { dense[id] = pos }
         let ctx = Context(position: position, dense: dense, appCount: apps.count, horizon: horizon, days: days)
-        try readSessions(directory, ctx, &users)
-        try readCharging(directory, ctx, &users)
-        try readLowPowerMode(directory, ctx, &users)
-        try readNetwork(directory, ctx, &users)
-        try readContent(directory, ctx, &users)
+        try readPerUserFiles(directory, ctx, &users)
         var provenance: TraceProvenance?
         let generator = directory.appendingPathComponent(TraceSetFile.generator)
         if FileManager.default.fileExists(atPath: generator.path) {
@@ -62,6 +58,49 @@ public enum TraceSetReader {
             apps = apps.map { a in traits[a.name].map { a.withTraits(of: $0) } ?? a }
         }
         return TraceSet(apps: apps, days: days, users: users, provenance: provenance)
+    }
+
+    /// The five per-user files are independent: each is read on its own
+    /// copy of the users (filling only its own field) in parallel, then the
+    /// fields are merged. The error thrown is that of the first failing file
+    /// in the sequential order (sessions, charging, Low Power Mode, network,
+    /// content), the one a sequential read would report.
+    private static func readPerUserFiles(_ dir: URL, _ ctx: Context, _ users: inout [UserTrace]) throws {
+        let readers: [@Sendable (URL, Context, inout [UserTrace]) throws -> Void] = [
+            { try readSessions($0, $1, &$2) }, { try readCharging($0, $1, &$2) },
+            { try readLowPowerMode($0, $1, &$2) }, { try readNetwork($0, $1, &$2) },
+            { try readContent($0, $1, &$2) },
+        ]
+        let base = users
+        let slots = FileSlots(count: readers.count)
+        DispatchQueue.concurrentPerform(iterations: readers.count) { k in
+            var copy = base
+            do {
+                try readers[k](dir, ctx, &copy)
+                slots.store(.success(copy), at: k)
+            } catch {
+                slots.store(.failure(error), at: k)
+            }
+        }
+        var read: [[UserTrace]] = []
+        for result in slots.collect() { read.append(try result.get()) }
+        for i in users.indices {
+            users[i].sessions = read[0][i].sessions
+            users[i].charging = read[1][i].charging
+            users[i].lowPowerModeDecisions = read[2][i].lowPowerModeDecisions
+            users[i].network = read[3][i].network
+            users[i].contentUpdates = read[4][i].contentUpdates
+        }
+    }
+
+    /// One result per file; every access holds the lock, which is what
+    /// makes the unchecked `Sendable` sound.
+    private final class FileSlots: @unchecked Sendable {
+        private var results: [Result<[UserTrace], any Error>]
+        init(count: Int) { results = Array(repeating: .success([]), count: count) }
+        private let lock = NSLock()
+        func store(_ r: Result<[UserTrace], any Error>, at k: Int) { lock.lock(); results[k] = r; lock.unlock() }
+        func collect() -> [Result<[UserTrace], any Error>] { lock.lock(); defer { lock.unlock() }; return results }
     }
 
     private struct Context {
