@@ -14,7 +14,7 @@ public enum BGBenchCLI {
     /// Every subcommand, in the order of the top-level help.
     static let commands: [any Command.Type] = [
         RunCommand.self, MergeCommand.self, ReportCommand.self, ValidateCommand.self,
-        PoliciesCommand.self, TracesGenerateCommand.self, TracesStatsCommand.self,
+        PoliciesCommand.self, TracesGenerateCommand.self, TracesStatsCommand.self, TracesImportCommand.self,
     ]
 
     /// Runs the command named by `arguments` (without the program name)

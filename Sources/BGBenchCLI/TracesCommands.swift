@@ -1,4 +1,5 @@
 import Experiments
+import Traces
 import Foundation
 
 struct TracesGenerateCommand: Command {
@@ -48,5 +49,37 @@ struct TracesStatsCommand: Command {
 
     func run(tool _: ExperimentTool) throws {
         print(try TraceCommands.stats(directory: URL(fileURLWithPath: directory)), terminator: "")
+    }
+}
+
+struct TracesImportCommand: Command {
+    static let path = ["traces", "import"]
+    static let overview = "Convert a real app-usage log (LSApp TSV or a generic open/close log) into a trace set; power, network and content are synthesised."
+    static let usage = "bgbench traces import --format <lsapp|events> --seed <s> --out <dir> [--force] <log>"
+    static let arguments = [("<log>", "The log file (formats: Datasets/README.md, \"Importing real traces\").")]
+    static let options = [
+        ("--format <f>", "lsapp (tab-separated user_id, session_id, timestamp, app_name, event_type) or events (user,time,app,event)."),
+        ("--seed <s>", "Seed of the synthesised power, network and content streams."),
+        ("--out <dir>", "Directory to write the trace set to (created whole at the end)."),
+        ("--force", "Replace an existing --out directory whole."),
+    ]
+
+    let format: AppEventLogFormat, seed: UInt64, out: String, input: String, force: Bool
+
+    init(parsing args: inout ArgumentList) throws(UsageError) {
+        guard let f = try args.option("--format") else { throw UsageError("--format is required (lsapp or events)") }
+        guard let format = AppEventLogFormat(rawValue: f) else { throw UsageError("--format expects lsapp or events, got \"\(f)\"") }
+        guard let seedText = try args.option("--seed") else { throw UsageError("--seed is required") }
+        guard let seed = UInt64(seedText) else { throw UsageError("--seed expects an unsigned whole number, got \"\(seedText)\"") }
+        guard let out = try args.option("--out") else { throw UsageError("--out is required") }
+        force = args.flag("--force")
+        let rest = try args.positionals()
+        guard rest.count == 1 else { throw UsageError("traces import takes exactly one log file") }
+        self.format = format; self.seed = seed; self.out = out; self.input = rest[0]
+    }
+
+    func run(tool _: ExperimentTool) throws {
+        print(try TraceCommands.importLog(URL(fileURLWithPath: input), format: format, seed: seed,
+                                          out: URL(fileURLWithPath: out), force: force))
     }
 }

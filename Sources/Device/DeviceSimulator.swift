@@ -305,6 +305,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         ctx = PolicyContext(now: .zero, device: initial, pending: [], appCount: n, radioUpUntil: nil,
                             lastSessionEnd: nil, random: random, future: future, backgroundJoules: 0,
                             refreshBudget: refreshBudget)
+        ctx.model = trace.model
         // The pending requests live in the context (see `pending`).
         scheduler.swapPending(with: &ctx.pending)
         screenOrChargerChanged()

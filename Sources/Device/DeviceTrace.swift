@@ -1,4 +1,5 @@
 import SimCore
+import Traces
 
 /// The exogenous world of one device, in the shape the simulator consumes:
 /// flat, time-sorted arrays of small structs indexed by app number.
@@ -63,6 +64,9 @@ public struct DeviceTrace: Sendable {
     public var chargingWatts: Double?
     /// Background App Refresh switch per app (nil: the app models decide).
     public var backgroundAppRefreshEnabled: [Bool]?
+    /// The generator's model of this user, for policies with
+    /// `needsModelKnowledge` (set by the runner; nil otherwise).
+    public var model: UsageModelKnowledge?
 
     public init(horizon: SimTime, appNames: [String], sessions: [Session] = [], charging: [Charging] = [],
                 network: [Network]? = nil, contentUpdates: [[SimTime]]? = nil,

@@ -1,4 +1,5 @@
 import SimCore
+import Traces
 
 /// What a policy may read at a decision point. Policies only read it, so
 /// fields can be added without breaking any policy.
@@ -22,6 +23,10 @@ public struct PolicyContext: Sendable {
     /// The future, filled only for policies with `needsFutureKnowledge`
     /// (bounds such as the oracle; not a realisable policy).
     public var future: FutureLaunches?
+    /// The user's launch and content rates from the generator's model,
+    /// filled only for policies with `needsModelKnowledge` (the model-aware
+    /// bound; not the realised future). From ``DeviceTrace/model``.
+    public var model: UsageModelKnowledge?
     /// Background energy spent so far, joules.
     public var backgroundJoules: Double
     /// Run-time budget of an app refresh.

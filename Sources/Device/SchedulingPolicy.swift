@@ -36,6 +36,11 @@ public protocol SchedulingPolicy: Sendable {
     /// simulator then fills ``PolicyContext/future``. Default false.
     static var needsFutureKnowledge: Bool { get }
 
+    /// True only for bounds that know the generator's model of the user
+    /// (the model-aware bound): the runner then fills
+    /// ``PolicyContext/model`` through ``DeviceTrace/model``. Default false.
+    static var needsModelKnowledge: Bool { get }
+
     /// The kinds of observation ``observe(_:context:)`` uses. The simulator
     /// does not call `observe` for the other kinds (it then skips building
     /// the context too: about a third of the simulator's time for policies
@@ -74,6 +79,7 @@ public protocol SchedulingPolicy: Sendable {
 
 extension SchedulingPolicy {
     public static var needsFutureKnowledge: Bool { false }
+    public static var needsModelKnowledge: Bool { false }
     public static var observedKinds: ObservationKinds { .all }
     public static var decidesAtSessionStart: Bool { false }
     public mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {}

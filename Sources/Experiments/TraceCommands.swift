@@ -6,11 +6,10 @@ import Traces
 public enum TraceCommands {
     /// Generates `users` users × `days` days from `seed` with `parameters`
     /// and writes the trace set (with generator.json) to `directory`.
-    /// Returns a one-line summary.
+    /// Returns a one-line summary. The set is written into a staging
+    /// directory and moved into place whole (``StagedDirectory``); an
+    /// existing directory is refused unless `force`.
     @discardableResult
-    /// The set is written into a staging directory and moved into place
-    /// whole (``StagedDirectory``); an existing directory is refused unless
-    /// `force`.
     public static func generate(users: Int, days: Int, seed: UInt64, out directory: URL,
                                 parameters: GeneratorParameters = .default, force: Bool = false) throws -> String {
         let problems = parameters.problems()
@@ -41,7 +40,32 @@ public enum TraceCommands {
     /// as a markdown table.
     public static func stats(directory: URL) throws -> String {
         let set = try TraceSetReader.read(directory: directory)
-        return TraceStatistics(set).markdown
+        return TraceStatistics(set).markdown + "\n" + PredictabilityStatistics(set).markdown
+    }
+}
+
+extension TraceCommands {
+    /// Converts the real app-usage log `input` (LSApp TSV or the generic
+    /// event log) into a trace set in `directory`, synthesising power,
+    /// network and content per user from `seed`. Nothing is written when the
+    /// log has an error; the set appears whole or not at all (a staging
+    /// directory, as for `generate`), and an existing directory is refused
+    /// unless `force`. Returns the report of what was repaired or dropped.
+    @discardableResult
+    public static func importLog(_ input: URL, format: AppEventLogFormat, seed: UInt64, out directory: URL,
+                                 force: Bool = false) throws -> String {
+        let (set, report) = try TraceImporter.importLog(input, format: format, seed: seed)
+        let stage = try StagedDirectory(target: directory.path, force: force, inputs: [input.path])
+        do {
+            try TraceSetWriter.write(set, to: URL(fileURLWithPath: stage.path))
+            try stage.commit()
+        } catch {
+            stage.abort()
+            throw error
+        }
+        return (["imported \(input.path) (\(format.rawValue)): \(set.users.count) users × \(set.days) days, \(set.apps.count) apps, to \(directory.path)",
+                 "power, network and content synthesised from seed \(seed); content rates guessed from app names (Datasets/README.md)"]
+                + report.lines).joined(separator: "\n")
     }
 }
 

@@ -64,5 +64,18 @@ extension PolicyRegistry {
         },
         ExternalPolicy.registration,
         IOSSystemPolicy.registration,
+        PolicyDescriptor(
+            name: "model-bound", summary: "knows each user's launch and content rates from the generator's model (not the future); refreshes where expected fresh launches per joule are highest (model-aware reference)",
+            parameters: [
+                PolicyParameter("minGainPerJoule", .number, default: .number(0.01), range: 0...1e6, "expected fresh launches per joule a refresh must bring"),
+                PolicyParameter("recheck", .duration, default: .string("15m"), "how soon a refresh not worth it now is looked at again"),
+                PolicyParameter("cellularJoules", .number, default: .number(14), range: 0...1e6, "estimated cost of a refresh on a cold cellular radio"),
+                PolicyParameter("wifiJoules", .number, default: .number(1), range: 0...1e6, "estimated cost of a refresh on Wi-Fi"),
+                PolicyParameter("rideJoules", .number, default: .number(1), range: 0...1e6, "estimated cost when the radio is already up"),
+            ]) { p, _ in
+            ModelAwareBoundPolicy(minGainPerJoule: p.number("minGainPerJoule"), recheck: p.duration("recheck"),
+                                  cellularJoules: p.number("cellularJoules"), wifiJoules: p.number("wifiJoules"),
+                                  rideJoules: p.number("rideJoules"))
+        },
     ])
 }

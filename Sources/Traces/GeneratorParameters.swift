@@ -13,22 +13,24 @@ public struct GeneratorParameters: Sendable, Codable, Equatable {
     /// The app list shared by the whole population (default: `TraceApp.defaultApps`).
     public var apps: [TraceApp]
     public var usage: UsageParameters
+    /// Episodes, transitions and routines (issue 16).
+    public var structure: UsageStructureParameters
     public var power: PowerParameters
     public var network: NetworkParameters
     public var content: ContentParameters
 
     public static let `default` = GeneratorParameters(
-        apps: TraceApp.defaultApps, usage: .default, power: .default,
+        apps: TraceApp.defaultApps, usage: .default, structure: .default, power: .default,
         network: .default, content: .default)
 
     public enum CodingKeys: String, CodingKey, CaseIterable {
-        case apps, usage, power, network, content
+        case apps, usage, structure, power, network, content
     }
     public static var knownKeys: [String] { CodingKeys.allCases.map(\.stringValue) }
 
-    public init(apps: [TraceApp], usage: UsageParameters, power: PowerParameters,
-                network: NetworkParameters, content: ContentParameters) {
-        self.apps = apps; self.usage = usage; self.power = power
+    public init(apps: [TraceApp], usage: UsageParameters, structure: UsageStructureParameters = .default,
+                power: PowerParameters, network: NetworkParameters, content: ContentParameters) {
+        self.apps = apps; self.usage = usage; self.structure = structure; self.power = power
         self.network = network; self.content = content
     }
 
@@ -37,6 +39,7 @@ public struct GeneratorParameters: Sendable, Codable, Equatable {
         let d = Self.default
         apps = try c.value(.apps, or: d.apps)
         usage = try c.value(.usage, or: d.usage)
+        structure = try c.value(.structure, or: d.structure)
         power = try c.value(.power, or: d.power)
         network = try c.value(.network, or: d.network)
         content = try c.value(.content, or: d.content)
@@ -90,33 +93,8 @@ public struct GeneratorParameters: Sendable, Codable, Equatable {
                           ("eveningOutingProbability", n.eveningOutingProbability)]
         where !(0...1).contains(v) { p.append("network.\(name) must be in [0, 1]") }
         if !(content.rateScale >= 0) { p.append("content.rateScale must be >= 0") }
-        return p
+        return p + usageStructureProblems(path: "")
     }
-}
-
-extension TraceApp {
-    /// Default apps. Content rates, rhythms, popularity and habit hours are an
-    /// assumption (no source): chosen to span fast feeds (social, messaging)
-    /// to slow ones (game, podcast), and to give a usage-learning policy some
-    /// daily habits to find (news in the morning, game in the evening).
-    /// Popularity weights are skewed roughly exponentially across apps, as
-    /// Falaki et al. 2010 report for per-user app popularity.
-    public static let defaultApps: [TraceApp] = [
-        TraceApp(name: "messaging", contentUpdatesPerHour: 4, contentRhythmAmplitude: 0.8,
-                 contentPeakHour: 14, basePopularity: 0.32, habitHour: nil),
-        TraceApp(name: "social", contentUpdatesPerHour: 6, contentRhythmAmplitude: 0.6,
-                 contentPeakHour: 20, basePopularity: 0.24, habitHour: 21.5),
-        TraceApp(name: "mail", contentUpdatesPerHour: 2, contentRhythmAmplitude: 0.9,
-                 contentPeakHour: 11, basePopularity: 0.13, habitHour: 9),
-        TraceApp(name: "news", contentUpdatesPerHour: 4, contentRhythmAmplitude: 0.7,
-                 contentPeakHour: 9, basePopularity: 0.1, habitHour: 8),
-        TraceApp(name: "weather", contentUpdatesPerHour: 1, contentRhythmAmplitude: 0,
-                 contentPeakHour: 12, basePopularity: 0.06, habitHour: 7.25),
-        TraceApp(name: "game", contentUpdatesPerHour: 0.05, contentRhythmAmplitude: 0,
-                 contentPeakHour: 12, basePopularity: 0.1, habitHour: 20.5),
-        TraceApp(name: "podcast", contentUpdatesPerHour: 0.02, contentRhythmAmplitude: 0.5,
-                 contentPeakHour: 6, basePopularity: 0.05, habitHour: 17.5),
-    ]
 }
 
 /// Foreground sessions (`UsageGenerator`).
@@ -182,26 +160,30 @@ public struct UsageParameters: Sendable, Codable, Equatable {
     public var minGapSeconds: Double = 1
 
     /// Log-standard deviation of each user's perturbation of an app's base
-    /// popularity (weight = base · e^{N(0, σ²)}). Default 1.0 (assumption).
-    public var popularitySigma: Double = 1.0
-    /// How predictable habits are, in [0, 1]. Each habitual session is, with
-    /// probability `habitRegularity`, anchored at the user's habit time
-    /// (± `habitJitterMinutes`); otherwise it falls at a time drawn from the
-    /// daily rhythm like any other session. 1 = clockwork, 0 = random (a
-    /// usage-learning policy has nothing to learn beyond the rhythm).
-    /// Default 0.7 (assumption).
-    public var habitRegularity: Double = 0.7
-    /// Probability that a user has the habit of an app that has a `habitHour`.
-    /// Default 0.6 (assumption).
-    public var habitAdoptionProbability: Double = 0.6
+    /// popularity (weight = base · e^{N(0, σ²)}). Default 0.8 (assumption;
+    /// with the 26-app catalogue it puts the most-frequently-used recall at 9
+    /// candidates near Shin et al. 2012's 79.8 %).
+    public var popularitySigma: Double = 0.8
+    /// How strong routines are, in [0, 1]: multiplies every user's routine
+    /// strength for every app (`UsageStructureParameters`), so 0 removes
+    /// routines (a usage-learning policy then has only the rhythm, the
+    /// apps' time-of-day preferences and the bursts to learn) and 1 keeps
+    /// the drawn strengths. Default 1 (assumption; the strengths themselves
+    /// are drawn per user and app).
+    public var habitRegularity: Double = 1.0
+    /// Probability that a user has a routine for an installed app (apps
+    /// with a `habitHour` get their first slot there, others where the user
+    /// is active). Default 0.8 (assumption).
+    public var habitAdoptionProbability: Double = 0.8
     /// Standard deviation of a user's own habit time around the app's
     /// `habitHour`, hours. Default 1.0 (assumption).
     public var habitUserHourSD: Double = 1.0
     /// Standard deviation of an anchored habit session around the user's
     /// habit time, day to day, minutes. Default 10 (assumption).
     public var habitJitterMinutes: Double = 10
-    /// Probability that a habit plays out on a weekday / weekend day.
-    /// Defaults 0.9 and 0.5 (assumption).
+    /// Probability that a full-strength routine plays out on a weekday /
+    /// weekend day (times the routine's strength). Defaults 0.9 and 0.5
+    /// (assumption).
     public var habitWeekdayProbability: Double = 0.9
     public var habitWeekendProbability: Double = 0.5
 
@@ -304,8 +286,10 @@ public struct PowerParameters: Sendable, Codable, Equatable {
     public var lowPowerModeAccept10Min: Double = 0.3
     public var lowPowerModeAccept10Max: Double = 0.9
     /// Probability that a user has switched Background App Refresh off for an
-    /// app. Default 0 (BRIEF: all on by default).
-    public var backgroundAppRefreshOffProbability: Double = 0
+    /// installed app (apps not installed have it off anyway). Default 0.2:
+    /// iOS turns it on for every app by default (BRIEF), and some users
+    /// switch it off for some apps — the share is an assumption.
+    public var backgroundAppRefreshOffProbability: Double = 0.2
 
     public static let `default` = PowerParameters()
     public init() {}

@@ -27,7 +27,7 @@ public struct PopulationGenerator: Sendable {
         self.parameters = parameters
         self.seed = seed
         self.days = days
-        usage = UsageGenerator(parameters: parameters.usage, apps: parameters.apps)
+        usage = UsageGenerator(parameters: parameters.usage, structure: parameters.structure, apps: parameters.apps)
         power = PowerGenerator(parameters: parameters.power, appCount: parameters.apps.count)
         network = NetworkGenerator(parameters: parameters.network)
         content = ContentGenerator(parameters: parameters.content, apps: parameters.apps)
@@ -50,7 +50,8 @@ public struct PopulationGenerator: Sendable {
             initialBatteryPercent: w.initialBatteryPercent,
             lowPowerModeAccept20Probability: w.lowPowerModeAccept20Probability,
             lowPowerModeAccept10Probability: w.lowPowerModeAccept10Probability,
-            backgroundAppRefreshEnabled: w.backgroundAppRefreshEnabled)
+            // An app the user does not have does no background work.
+            backgroundAppRefreshEnabled: zip(w.backgroundAppRefreshEnabled, u.installed).map { $0 && $1 })
         return UserTrace(profile: profile, horizon: horizon, sessions: u.sessions, charging: w.charging,
                          network: n, contentUpdates: c, lowPowerModeDecisions: w.lowPowerModeDecisions)
     }

@@ -45,6 +45,10 @@ public enum TraceSetFile {
     /// Every CSV file a trace set must have.
     public static let allCSV = [traceSet, apps, users, sessions, charging, lowPowerMode, network, contentUpdates]
 
+    /// The longest trace a set may hold, days (100 years): far beyond any
+    /// study, small enough that every time in µs fits in 64 bits.
+    public static let maxDays = 36_500
+
     /// The format written in `traceset.csv`.
     public static let formatVersion = "bgbench-traces-1"
 

@@ -30,15 +30,13 @@ public enum TraceSetReader {
         try checkDirectory(directory)
         let days = try readTraceSetFile(directory)
         let horizon = SimTime(day: days).microseconds
-        let apps = try readApps(directory)
+        var apps = try readApps(directory)
         var users = try readUsers(directory, appCount: apps.count, horizon: SimTime(microseconds: horizon))
         let position = Dictionary(uniqueKeysWithValues: users.enumerated().map { ($1.profile.index, $0) })
-        let ctx = Context(position: position, appCount: apps.count, horizon: horizon, days: days)
-        try readSessions(directory, ctx, &users)
-        try readCharging(directory, ctx, &users)
-        try readLowPowerMode(directory, ctx, &users)
-        try readNetwork(directory, ctx, &users)
-        try readContent(directory, ctx, &users)
+        var dense = [Int](repeating: -1, count: min((position.keys.max() ?? -1) + 1, 4 * position.count + 16))
+        for (id, pos) in position where id < dense.count { dense[id] = pos }
+        let ctx = Context(position: position, dense: dense, appCount: apps.count, horizon: horizon, days: days)
+        try readPerUserFiles(directory, ctx, &users)
         var provenance: TraceProvenance?
         let generator = directory.appendingPathComponent(TraceSetFile.generator)
         if FileManager.default.fileExists(atPath: generator.path) {
@@ -53,11 +51,63 @@ public enum TraceSetReader {
                                        message: "expected days \(days) and users \(users.count) as in the CSV files, found days \(p.days) and users \(p.users)")
             }
         }
+        // apps.csv does not hold the generator-only traits: restore them
+        // from generator.json for apps of the same name.
+        if let p = provenance {
+            let traits = Dictionary(p.parameters.apps.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+            apps = apps.map { a in traits[a.name].map { a.withTraits(of: $0) } ?? a }
+        }
         return TraceSet(apps: apps, days: days, users: users, provenance: provenance)
+    }
+
+    /// The five per-user files are independent: each is read on its own
+    /// copy of the users (filling only its own field) in parallel, then the
+    /// fields are merged. The error thrown is that of the first failing file
+    /// in the sequential order (sessions, charging, Low Power Mode, network,
+    /// content), the one a sequential read would report.
+    private static func readPerUserFiles(_ dir: URL, _ ctx: Context, _ users: inout [UserTrace]) throws {
+        let readers: [@Sendable (URL, Context, inout [UserTrace]) throws -> Void] = [
+            { try readSessions($0, $1, &$2) }, { try readCharging($0, $1, &$2) },
+            { try readLowPowerMode($0, $1, &$2) }, { try readNetwork($0, $1, &$2) },
+            { try readContent($0, $1, &$2) },
+        ]
+        let base = users
+        let slots = FileSlots(count: readers.count)
+        DispatchQueue.concurrentPerform(iterations: readers.count) { k in
+            var copy = base
+            do {
+                try readers[k](dir, ctx, &copy)
+                slots.store(.success(copy), at: k)
+            } catch {
+                slots.store(.failure(error), at: k)
+            }
+        }
+        var read: [[UserTrace]] = []
+        for result in slots.collect() { read.append(try result.get()) }
+        for i in users.indices {
+            users[i].sessions = read[0][i].sessions
+            users[i].charging = read[1][i].charging
+            users[i].lowPowerModeDecisions = read[2][i].lowPowerModeDecisions
+            users[i].network = read[3][i].network
+            users[i].contentUpdates = read[4][i].contentUpdates
+        }
+    }
+
+    /// One result per file; every access holds the lock, which is what
+    /// makes the unchecked `Sendable` sound.
+    private final class FileSlots: @unchecked Sendable {
+        private var results: [Result<[UserTrace], any Error>]
+        init(count: Int) { results = Array(repeating: .success([]), count: count) }
+        private let lock = NSLock()
+        func store(_ r: Result<[UserTrace], any Error>, at k: Int) { lock.lock(); results[k] = r; lock.unlock() }
+        func collect() -> [Result<[UserTrace], any Error>] { lock.lock(); defer { lock.unlock() }; return results }
     }
 
     private struct Context {
         let position: [Int: Int]
+        /// `position` as an array for small ids (-1: unknown): one load per
+        /// row instead of a hash lookup, ids being 0..<n in practice.
+        let dense: [Int]
         let appCount: Int
         let horizon: Int64
         let days: Int
@@ -91,9 +141,9 @@ public enum TraceSetReader {
             guard row[0] == TraceSetFile.formatVersion else {
                 throw row.error(1, "expected format \"\(TraceSetFile.formatVersion)\", found \"\(row[0])\"")
             }
-            days = try row.int(2, min: 1, what: "the number of days")
-            // Ten years at most: the horizon in microseconds must not overflow (issue 13).
-            guard days! <= 3_650 else { throw row.error(2, "expected at most 3650 days (ten years), found \(days!)") }
+            // Bounded so the horizon (days × 86 400 000 000 µs) fits: a
+            // huge value is a clear error, not an overflow.
+            days = try row.int(2, min: 1, max: TraceSetFile.maxDays, what: "the number of days")
         }
         guard let days else {
             throw TraceFormatError(file: TraceSetFile.traceSet, line: 2, column: 0,
@@ -171,7 +221,8 @@ public enum TraceSetReader {
     /// the users.csv order.
     private static func user(_ row: CSVRow, _ ctx: Context, after previous: Int?) throws -> Int {
         let id = try row.int(1, min: 0, what: "a user index")
-        guard let pos = ctx.position[id] else { throw row.error(1, "unknown user \(id): not in users.csv") }
+        let known = id < ctx.dense.count ? (ctx.dense[id] >= 0 ? ctx.dense[id] : nil) : ctx.position[id]
+        guard let pos = known else { throw row.error(1, "unknown user \(id): not in users.csv") }
         if let previous, pos < previous {
             throw row.error(1, "expected rows grouped by user in users.csv order; user \(id) comes after a later user")
         }
@@ -180,26 +231,41 @@ public enum TraceSetReader {
 
     /// [start, end) in columns 2 and 3, inside [0, horizon], start < end.
     private static func interval(_ row: CSVRow, _ ctx: Context) throws -> (Int64, Int64) {
-        let s = try row.int64(2, in: 0...ctx.horizon, what: "a start time in µs in [0, \(ctx.horizon)] (the horizon)")
-        let e = try row.int64(3, in: 0...ctx.horizon, what: "an end time in µs in [0, \(ctx.horizon)] (the horizon)")
+        // The messages capture the horizon alone, not `ctx` (capturing the
+        // struct would retain its dictionary and arrays on every row).
+        let horizon = ctx.horizon
+        let s = try row.int64(2, in: 0...horizon, what: "a start time in µs in [0, \(horizon)] (the horizon)")
+        let e = try row.int64(3, in: 0...horizon, what: "an end time in µs in [0, \(horizon)] (the horizon)")
         guard e > s else { throw row.error(3, "expected end_us > start_us (\(s)), found \(e)") }
         return (s, e)
     }
 
     private static func readSessions(_ dir: URL, _ ctx: Context, _ users: inout [UserTrace]) throws {
+        // The current user's sessions are built in a local array and stored
+        // when the user changes (rows are grouped by user): appending
+        // through `users[pos]` row by row costs several times the parsing.
         var previous: Int?
+        var current: [Session] = []
+        var previousEnd = Int64.min  // of the current user's last session
         try CSVRows.forEach(dir, TraceSetFile.sessions) { row in
             try row.expectCount()
             let pos = try user(row, ctx, after: previous)
+            if pos != previous {
+                if let p = previous { users[p].sessions = current }
+                current = users[pos].sessions
+                previous = pos
+                previousEnd = .min
+            }
             let (s, e) = try interval(row, ctx)
             let app = try row.int(4, min: 0, what: "an app index")
             guard app < ctx.appCount else { throw row.error(4, "unknown app \(app): apps.csv has 0..<\(ctx.appCount)") }
-            if pos == previous, let last = users[pos].sessions.last, s < last.end.microseconds {
-                throw row.error(2, "expected sessions sorted and not overlapping: start \(s) is before the previous session's end \(last.end.microseconds)")
+            if s < previousEnd {
+                throw row.error(2, "expected sessions sorted and not overlapping: start \(s) is before the previous session's end \(previousEnd)")
             }
-            users[pos].sessions.append(Session(start: SimTime(microseconds: s), end: SimTime(microseconds: e), app: app))
-            previous = pos
+            current.append(Session(start: SimTime(microseconds: s), end: SimTime(microseconds: e), app: app))
+            previousEnd = e
         }
+        if let p = previous { users[p].sessions = current }
     }
 
     private static func readCharging(_ dir: URL, _ ctx: Context, _ users: inout [UserTrace]) throws {
@@ -288,116 +354,207 @@ public enum TraceSetReader {
     }
 
     private static func readContent(_ dir: URL, _ ctx: Context, _ users: inout [UserTrace]) throws {
+        // As for sessions: the current user's updates in a local array.
         var previous: Int?
         var previousApp = 0
+        var previousTime = Int64.min  // of the current user and app's last update
+        let horizon = ctx.horizon  // captured alone (see `interval`)
+        var current: [[SimTime]] = []
         try CSVRows.forEach(dir, TraceSetFile.contentUpdates) { row in
             try row.expectCount()
             let pos = try user(row, ctx, after: previous)
+            if pos != previous {
+                if let p = previous { users[p].contentUpdates = current }
+                current = users[pos].contentUpdates
+                previous = pos
+                previousApp = 0
+                previousTime = .min
+            }
             let app = try row.int(2, min: 0, what: "an app index")
             guard app < ctx.appCount else { throw row.error(2, "unknown app \(app): apps.csv has 0..<\(ctx.appCount)") }
-            if pos == previous, app < previousApp {
+            if app < previousApp {
                 throw row.error(2, "expected a user's rows sorted by app, then time; app \(app) comes after app \(previousApp)")
             }
-            let t = try row.int64(3, in: 0...(ctx.horizon - 1), what: "a time in µs in [0, \(ctx.horizon)) (the horizon)")
-            if let last = users[pos].contentUpdates[app].last, t < last.microseconds {
-                throw row.error(3, "expected times in non-decreasing order; \(t) is before the previous update \(last.microseconds)")
+            let t = try row.int64(3, in: 0...(horizon - 1), what: "a time in µs in [0, \(horizon)) (the horizon)")
+            if app == previousApp, t < previousTime {
+                throw row.error(3, "expected times in non-decreasing order; \(t) is before the previous update \(previousTime)")
             }
-            users[pos].contentUpdates[app].append(SimTime(microseconds: t))
-            previous = pos
+            current[app].append(SimTime(microseconds: t))
             previousApp = app
+            previousTime = t
         }
+        if let p = previous { users[p].contentUpdates = current }
     }
 }
 
 /// One data row of a CSV file, with the helpers that parse its fields and
-/// build errors that point at them.
+/// build errors that point at them. The fields are byte ranges of the
+/// file's bytes: integers (most of a trace set) are parsed straight from the
+/// bytes, text fields become strings only when asked for.
 struct CSVRow {
-    let file: String
+    /// Index of the file in `TraceSetFile.allCSV` (an integer rather than the
+    /// name: a String field would be retained and released on every row).
+    let fileIndex: Int
+    var file: String { TraceSetFile.allCSV[fileIndex] }
     let line: Int
-    let fields: [Substring]
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// Start and end (exclusive) byte offset of each field (at most
+    /// `CSVRows.maxFields`; `fieldCount` says how many the line has).
+    let ranges: UnsafeBufferPointer<(Int, Int)>
+    let fieldCount: Int
     let expectedCount: Int
 
-    subscript(i: Int) -> Substring { fields[i] }
+    var fields: UnsafeBufferPointer<(Int, Int)> { ranges }
+
+    subscript(i: Int) -> Substring {
+        let (a, b) = ranges[i]
+        return Substring(String(decoding: UnsafeBufferPointer(rebasing: bytes[a..<b]), as: UTF8.self))
+    }
 
     func error(_ column: Int, _ message: String) -> TraceFormatError {
         TraceFormatError(file: file, line: line, column: column, message: message)
     }
 
     func expectCount() throws {
-        guard fields.count == expectedCount else {
-            throw error(0, "expected \(expectedCount) comma-separated fields (\(TraceSetFile.headers[file]!.joined(separator: ","))), found \(fields.count)")
+        guard fieldCount == expectedCount else {
+            throw error(0, "expected \(expectedCount) comma-separated fields (\(TraceSetFile.headers[file]!.joined(separator: ","))), found \(fieldCount)")
         }
     }
 
+    /// The integer in field `i` (0-based): an optional '-' then 1–19 digits,
+    /// nil on anything else or on overflow (no trap, whatever the input).
+    @inline(__always)
+    func integer(_ i: Int) -> Int64? {
+        var (a, b) = ranges[i]
+        guard a < b else { return nil }
+        let negative = bytes[a] == UInt8(ascii: "-")
+        if negative { a += 1 }
+        guard a < b, b - a <= 19 else { return nil }
+        var v: Int64 = 0
+        while a < b {
+            let d = bytes[a] &- 48
+            guard d < 10 else { return nil }
+            let (m, o1) = v.multipliedReportingOverflow(by: 10)
+            let (r, o2) = m.addingReportingOverflow(Int64(d))
+            guard !o1, !o2 else { return nil }
+            v = r
+            a += 1
+        }
+        return negative ? -v : v
+    }
+
     /// Column numbers are 1-based.
-    func int(_ column: Int, min: Int, what: String) throws -> Int {
-        let f = fields[column - 1]
-        guard let v = Int(f), v >= min else { throw error(column, "expected \(what) (an integer >= \(min)), found \"\(f)\"") }
+    func int(_ column: Int, min: Int, what: @autoclosure () -> String) throws -> Int {
+        guard let v = integer(column - 1), v >= Int64(min), v <= Int64(Int.max) else {
+            throw error(column, "expected \(what()) (an integer >= \(min)), found \"\(self[column - 1])\"")
+        }
+        return Int(v)
+    }
+
+    func int(_ column: Int, min: Int, max: Int, what: @autoclosure () -> String) throws -> Int {
+        guard let v = integer(column - 1), v >= Int64(min), v <= Int64(max) else {
+            throw error(column, "expected \(what()) (an integer in [\(min), \(max)]), found \"\(self[column - 1])\"")
+        }
+        return Int(v)
+    }
+
+    func int64(_ column: Int, in range: ClosedRange<Int64>, what: @autoclosure () -> String) throws -> Int64 {
+        guard let v = integer(column - 1) else { throw error(column, "expected \(what()), an integer; found \"\(self[column - 1])\"") }
+        guard range.contains(v) else { throw error(column, "expected \(what()); \(v) is outside") }
         return v
     }
 
-    func int64(_ column: Int, in range: ClosedRange<Int64>, what: String) throws -> Int64 {
-        let f = fields[column - 1]
-        guard let v = Int64(f) else { throw error(column, "expected \(what), an integer; found \"\(f)\"") }
-        guard range.contains(v) else { throw error(column, "expected \(what); \(v) is outside") }
+    func real(_ column: Int, min: Double, what: @autoclosure () -> String) throws -> Double {
+        let f = self[column - 1]
+        guard let v = Double(f), v.isFinite, v >= min else { throw error(column, "expected \(what()), found \"\(f)\"") }
         return v
     }
 
-    func real(_ column: Int, min: Double, what: String) throws -> Double {
-        let f = fields[column - 1]
-        guard let v = Double(f), v.isFinite, v >= min else { throw error(column, "expected \(what), found \"\(f)\"") }
-        return v
-    }
-
-    func real(_ column: Int, in range: Range<Double>, what: String) throws -> Double {
-        let f = fields[column - 1]
-        guard let v = Double(f), range.contains(v) else { throw error(column, "expected \(what), found \"\(f)\"") }
+    func real(_ column: Int, in range: Range<Double>, what: @autoclosure () -> String) throws -> Double {
+        let f = self[column - 1]
+        guard let v = Double(f), range.contains(v) else { throw error(column, "expected \(what()), found \"\(f)\"") }
         return v
     }
 
     func bool(_ column: Int) throws -> Bool {
-        switch fields[column - 1] {
-        case "1": return true
-        case "0": return false
-        case let f: throw error(column, "expected 1 (accepts) or 0 (declines), found \"\(f)\"")
-        }
+        let (a, b) = ranges[column - 1]
+        if b - a == 1 && bytes[a] == UInt8(ascii: "1") { return true }
+        if b - a == 1 && bytes[a] == UInt8(ascii: "0") { return false }
+        throw error(column, "expected 1 (accepts) or 0 (declines), found \"\(self[column - 1])\"")
     }
 }
 
 /// Line-by-line reading of one trace-set CSV file: checks the header, then
 /// hands each data row to `body`. Lines end in "\n" ("\r\n" is accepted);
-/// no quoting (no field may contain a comma); no blank lines.
+/// no quoting (no field may contain a comma); no blank lines. Works on the
+/// file's bytes (no String per line or field: Docs/Performance.md).
 enum CSVRows {
     static func forEach(_ dir: URL, _ file: String, _ body: (CSVRow) throws -> Void) throws {
         let header = TraceSetFile.headers[file]!
+        let fileIndex = TraceSetFile.allCSV.firstIndex(of: file)!
         let data: Data
         do { data = try Data(contentsOf: dir.appendingPathComponent(file)) } catch {
             throw TraceFormatError(file: file, line: 0, column: 0, message: "cannot read the file: \(error.localizedDescription)")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw TraceFormatError(file: file, line: 0, column: 0, message: "expected UTF-8 text")
+        // Field ranges of the current line, in a buffer reused line after line.
+        let store = UnsafeMutableBufferPointer<(Int, Int)>.allocate(capacity: maxFields)
+        defer { store.deallocate() }
+        try data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var lineNumber = 0
+            var start = 0
+            let n = bytes.count
+            while start < n {
+                // One line: [start, end), without its "\n" and a "\r" before it.
+                var end = start
+                while end < n && bytes[end] != 10 { end += 1 }
+                let next = end + 1
+                if end > start && bytes[end - 1] == 13 { end -= 1 }
+                lineNumber += 1
+                var count = 0
+                var f = start
+                var i = start
+                while i < end {
+                    if bytes[i] == 44 {
+                        if count < maxFields { store[count] = (f, i) }
+                        count += 1
+                        f = i + 1
+                    }
+                    i += 1
+                }
+                if count < maxFields { store[count] = (f, end) }
+                count += 1
+                let row = CSVRow(fileIndex: fileIndex, line: lineNumber, bytes: bytes,
+                                 ranges: UnsafeBufferPointer(rebasing: store[0..<min(count, maxFields)]),
+                                 fieldCount: count, expectedCount: header.count)
+                if lineNumber == 1 {
+                    try checkHeader(row, header)
+                } else if end == start {
+                    throw TraceFormatError(file: file, line: lineNumber, column: 0, message: "blank line; expected a data row")
+                } else {
+                    try body(row)
+                }
+                start = next
+            }
+            if lineNumber == 0 {
+                throw TraceFormatError(file: file, line: 1, column: 0, message: "expected the header \(header.joined(separator: ","))")
+            }
         }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        if lines.last == "" { lines.removeLast() }  // the final newline
-        guard let first = lines.first else {
-            throw TraceFormatError(file: file, line: 1, column: 0, message: "expected the header \(header.joined(separator: ","))")
-        }
-        let names = first.trimmingSuffix("\r").split(separator: ",", omittingEmptySubsequences: false)
-        for (i, name) in header.enumerated() where i >= names.count || names[i] != name {
+    }
+
+    /// Fields kept per line; a line with more is an error anyway (every
+    /// file has at most 11 columns), reported with its true count.
+    static let maxFields = 32
+
+    private static func checkHeader(_ row: CSVRow, _ header: [String]) throws {
+        let file = row.file
+        for (i, name) in header.enumerated() where i >= row.ranges.count || row[i] != name {
             throw TraceFormatError(file: file, line: 1, column: i + 1,
                                    message: "expected the header \(header.joined(separator: ",")); column \(i + 1) should be \"\(name)\"")
         }
-        if names.count > header.count {
+        if row.fieldCount > header.count {
             throw TraceFormatError(file: file, line: 1, column: header.count + 1,
-                                   message: "expected the header \(header.joined(separator: ",")); unexpected extra column \"\(names[header.count])\"")
-        }
-        for (i, line) in lines.enumerated().dropFirst() {
-            let l = line.trimmingSuffix("\r")
-            if l.isEmpty {
-                throw TraceFormatError(file: file, line: i + 1, column: 0, message: "blank line; expected a data row")
-            }
-            try body(CSVRow(file: file, line: i + 1, fields: l.split(separator: ",", omittingEmptySubsequences: false),
-                            expectedCount: header.count))
+                                   message: "expected the header \(header.joined(separator: ",")); unexpected extra column \"\(row[header.count])\"")
         }
     }
 }

@@ -21,18 +21,71 @@ public struct TraceApp: Sendable, Hashable, Codable {
     /// for an app with no habit (used only when the random rhythm says so).
     public var habitHour: Double?
 
+    // Generator-only traits (issue 16): kept in generator.json, not in
+    // apps.csv (a converted real trace has no use for them). Ranges and
+    // validation: `GeneratorParameters.usageStructureProblems`.
+    /// App category (communication, news, weather, ...): documentation and
+    /// statistics only; behaviour comes from the traits below. Default "other".
+    public var category: String
+    /// Probability that a user has the app installed, [0, 1]. An app a user
+    /// does not have is never launched and has Background App Refresh off.
+    /// Default 1.
+    public var installProbability: Double
+    /// How strongly the app lends itself to routines, [0, 2]: multiplies the
+    /// user's routine strength. Default 1.
+    public var routineAffinity: Double
+    /// Time-of-day preference of non-routine launches, [0, 1]: the app's
+    /// weight at hour h is multiplied by 1 + a·cos(2π(h − habitHour)/24)
+    /// (flat when `habitHour` is nil). Default 0.
+    public var usageRhythmAmplitude: Double
+    /// How the server publishes: `poisson` (the default), `bursty` (bursts
+    /// of `contentBurstMeanSize` updates on average, `contentBurstGapMinutes`
+    /// apart, burst starts following the rate and rhythm) or `scheduled`
+    /// (every 1/rate hours at a per-user phase, ± 2 min).
+    public var contentPattern: ContentPattern
+    /// Mean updates per burst of a bursty feed, [1, 100]. Default 1.
+    public var contentBurstMeanSize: Double
+    /// Mean gap between updates inside a burst, minutes, (0, 1440]. Default 3.
+    public var contentBurstGapMinutes: Double
+
     public init(name: String, contentUpdatesPerHour: Double, contentRhythmAmplitude: Double = 0,
-                contentPeakHour: Double = 12, basePopularity: Double, habitHour: Double? = nil) {
+                contentPeakHour: Double = 12, basePopularity: Double, habitHour: Double? = nil,
+                category: String = "other", installProbability: Double = 1, routineAffinity: Double = 1,
+                usageRhythmAmplitude: Double = 0, contentPattern: ContentPattern = .poisson,
+                contentBurstMeanSize: Double = 1, contentBurstGapMinutes: Double = 3) {
         self.name = name
         self.contentUpdatesPerHour = contentUpdatesPerHour
         self.contentRhythmAmplitude = contentRhythmAmplitude
         self.contentPeakHour = contentPeakHour
         self.basePopularity = basePopularity
         self.habitHour = habitHour
+        self.category = category
+        self.installProbability = installProbability
+        self.routineAffinity = routineAffinity
+        self.usageRhythmAmplitude = usageRhythmAmplitude
+        self.contentPattern = contentPattern
+        self.contentBurstMeanSize = contentBurstMeanSize
+        self.contentBurstGapMinutes = contentBurstGapMinutes
+    }
+
+    /// The same app with the generator-only traits of `other` (the reader
+    /// restores them from generator.json; apps.csv does not hold them).
+    public func withTraits(of other: TraceApp) -> TraceApp {
+        var a = self
+        a.category = other.category
+        a.installProbability = other.installProbability
+        a.routineAffinity = other.routineAffinity
+        a.usageRhythmAmplitude = other.usageRhythmAmplitude
+        a.contentPattern = other.contentPattern
+        a.contentBurstMeanSize = other.contentBurstMeanSize
+        a.contentBurstGapMinutes = other.contentBurstGapMinutes
+        return a
     }
 
     public enum CodingKeys: String, CodingKey, CaseIterable {
         case name, contentUpdatesPerHour, contentRhythmAmplitude, contentPeakHour, basePopularity, habitHour
+        case category, installProbability, routineAffinity, usageRhythmAmplitude
+        case contentPattern, contentBurstMeanSize, contentBurstGapMinutes
     }
     public static var knownKeys: [String] { CodingKeys.allCases.map(\.stringValue) }
 
@@ -47,7 +100,25 @@ public struct TraceApp: Sendable, Hashable, Codable {
         contentPeakHour = try c.value(.contentPeakHour, or: 12)
         basePopularity = try c.value(.basePopularity, or: 0.1)
         habitHour = try c.decodeIfPresent(Double.self, forKey: .habitHour)
+        category = try c.value(.category, or: "other")
+        installProbability = try c.value(.installProbability, or: 1)
+        routineAffinity = try c.value(.routineAffinity, or: 1)
+        usageRhythmAmplitude = try c.value(.usageRhythmAmplitude, or: 0)
+        contentPattern = try c.value(.contentPattern, or: .poisson)
+        contentBurstMeanSize = try c.value(.contentBurstMeanSize, or: 1)
+        contentBurstGapMinutes = try c.value(.contentBurstGapMinutes, or: 3)
     }
+}
+
+/// How an app's server publishes updates (`ContentGenerator`).
+public enum ContentPattern: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A Poisson process at the app's rate and daily rhythm.
+    case poisson
+    /// Bursts (a conversation, a breaking story, a batch of mail): burst
+    /// starts are Poisson at rate / mean burst size with the daily rhythm.
+    case bursty
+    /// A fixed schedule: one update every 1/rate hours (a weather model run).
+    case scheduled
 }
 
 /// One foreground session: the screen is on and `app` is in front during

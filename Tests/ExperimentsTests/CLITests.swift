@@ -100,7 +100,7 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(v.stdout.contains("valid"))
         let p = try bgbench("policies")
         XCTAssertEqual(p.status, 0)
-        for name in ["never", "greedy", "oracle", "fixed-interval", "usage-predictor", "coalescing", "exponential-backoff"] {
+        for name in ["never", "greedy", "oracle", "fixed-interval", "usage-predictor", "coalescing", "exponential-backoff", "model-bound"] {
             XCTAssertTrue(p.stdout.contains(name + " "), name)
         }
     }

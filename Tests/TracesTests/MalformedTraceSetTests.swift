@@ -92,9 +92,31 @@ final class MalformedTraceSetTests: XCTestCase {
         assertRejected(TraceSetFile.sessions, line: 2, column: 1, "unknown user 99")
     }
 
+    func testHugeDaysIsAClearError() throws {
+        try setField(TraceSetFile.traceSet, line: 2, column: 2, to: "999999999999")
+        assertRejected(TraceSetFile.traceSet, line: 2, column: 2, "[1, 36500]")
+    }
+
+    func testOverflowingIntegersAreClearErrors() throws {
+        // 20 digits overflow Int64: an error naming the field, not a trap.
+        try setField(TraceSetFile.sessions, line: 2, column: 2, to: "99999999999999999999")
+        assertRejected(TraceSetFile.sessions, line: 2, column: 2, "an integer")
+    }
+
+    func testCRLFLinesAreAccepted() throws {
+        for name in TraceSetFile.allCSV {
+            let url = dir.url.appendingPathComponent(name)
+            let text = try String(contentsOf: url, encoding: .utf8)
+            try text.replacingOccurrences(of: "\n", with: "\r\n").write(to: url, atomically: true, encoding: .utf8)
+        }
+        XCTAssertNoThrow(try TraceSetReader.read(directory: dir.url))
+    }
+
     func testUnknownApp() throws {
-        try setField(TraceSetFile.sessions, line: 2, column: 4, to: "7")
-        assertRejected(TraceSetFile.sessions, line: 2, column: 4, "unknown app 7")
+        // One past the last app of the default catalogue.
+        let unknown = "\(TraceApp.defaultApps.count)"
+        try setField(TraceSetFile.sessions, line: 2, column: 4, to: unknown)
+        assertRejected(TraceSetFile.sessions, line: 2, column: 4, "unknown app \(unknown)")
     }
 
     func testTimeOutsideHorizon() throws {

@@ -95,6 +95,7 @@ struct ReportWriter {
         md += "![Freshness versus energy](freshness_vs_energy.svg)\n\n"
         md += "![Background wakes by hour of day](wakes_by_hour.svg)\n\n"
         md += frontierSection()
+        md += headroomSection()
         md += comparisonTable()
         md += files(hasEvents: hasEvents)
         return md

@@ -23,6 +23,9 @@ public struct Runner: Sendable {
     /// What the policies hold outside the simulation (the `external`
     /// policy's decision processes): watched, checked and shut down by `run`.
     let resources: [any PolicyResource]
+    /// Per configuration: the policy knows the generator's model of the user
+    /// (`SchedulingPolicy.needsModelKnowledge`, the model-aware bound).
+    let needsModel: [Bool]
 
     public init(spec: ExperimentSpec) throws {
         self.spec = spec
@@ -45,6 +48,7 @@ public struct Runner: Sendable {
         }
         policies = made
         resources = owned
+        needsModel = made.map { type(of: $0).needsModelKnowledge }
     }
 
     /// The first failure of a policy's outside resource (a decision process
@@ -106,12 +110,20 @@ public struct Runner: Sendable {
     /// c's metrics row into `rows` at `rowIndex(c)`.
     func runItem(_ item: Int, events: Bool, rows: RowBuffer, rowIndex: (Int) -> Int) -> ItemResult {
         let r = item / users, u = item % users
-        let trace = trace(replication: r, user: u)
+        var trace = trace(replication: r, user: u)
+        // The model-aware bound's knowledge, only for the configurations
+        // that ask for it (a generated world; nil for a trace set).
+        if needsModel.contains(true), case let .generated(_, days, parameters) = spec.world {
+            trace.model = PopulationGenerator(parameters: parameters, seed: worldSeed(replication: r), days: days)
+                .modelKnowledge(user: u)
+        }
         let key = StreamKey.derive(seed: worldSeed(replication: r), user: UInt64(u), stream: "device")
         var result = ItemResult(events: "", simulatedEvents: 0, wakesByHour: [])
         // One memo for all configurations of this user: each task's latency is drawn once.
         var memo = TaskDrawMemo()
         for (c, policy) in policies.enumerated() {
+            var trace = trace
+            if !needsModel[c] { trace.model = nil }
             let metrics: UserMetrics
             let device = SimulatedDevice(configuration: spec.configurations[c].label, replication: r, user: u)
             if events {
