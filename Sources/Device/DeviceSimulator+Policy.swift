@@ -105,7 +105,7 @@ extension DeviceSimulator {
         if let run = decision.runList {
             for id in run {
                 guard let i = pending.firstIndex(where: { $0.id == id }) else { refuse(id, .notPending); continue }
-                if let reason = OSRules.refusal(for: pending[i], at: now, state: state) {
+                if let reason = rules.refusal(for: pending[i], at: now, state: state) {
                     refuse(id, reason); continue
                 }
                 let request = pending.remove(at: i)
@@ -115,7 +115,7 @@ extension DeviceSimulator {
         if decision.runAllEligible {
             var i = 0
             while i < pending.count {
-                if OSRules.refusal(for: pending[i], at: now, state: state) == nil {
+                if rules.refusal(for: pending[i], at: now, state: state) == nil {
                     let request = pending.remove(at: i)
                     if startsNow && first == nil { first = request } else { runQueue.append(request) }
                 } else {

@@ -15,7 +15,7 @@ extension DeviceSimulator {
             let request = runQueue.count == 1 ? runQueue.removeLast() : runQueue.removeFirst()
             // The state changed while it waited behind another task (e.g. a
             // session started): not the policy's fault, it goes back to pending.
-            if OSRules.refusal(for: request, at: now, state: state) != nil {
+            if rules.refusal(for: request, at: now, state: state) != nil {
                 withScheduler { $0.restore(request) }
                 pendingChangedByScheduler(replaced: -1)   // `restore` only appends
                 continue

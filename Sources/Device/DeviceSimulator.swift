@@ -43,6 +43,8 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
 
     // Per-app static data.
     let models: [AppModel]
+    /// The OS rules' parameters (`config.rules`, read often).
+    let rules: OSRules
     let refreshBudget: SimDuration
     let processingBudget: SimDuration
     let refreshIdentifier: Int32 = 0
@@ -234,8 +236,9 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
             ? Array(repeating: configuration.defaultApp, count: n)
             : trace.appNames.map { configuration.model(forApp: $0) }
         horizon = trace.horizon
-        refreshBudget = configuration.refreshBudget
-        processingBudget = configuration.processingBudget
+        refreshBudget = configuration.rules.refreshBudget
+        processingBudget = configuration.rules.processingBudget
+        rules = configuration.rules
         // Identifiers are interned as their index (refresh 0, processing 1,
         // fetch 2, as submitted below); the simulator never submits or
         // cancels by name, so every app shares one identifier list instead
@@ -246,7 +249,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
             let bar = trace.backgroundAppRefreshEnabled?[i] ?? models[i].backgroundAppRefreshEnabled
             registrations.append(.init(identifiers: internedIdentifiers, backgroundAppRefreshEnabled: bar))
         }
-        scheduler = BackgroundTaskScheduler(apps: registrations)
+        scheduler = BackgroundTaskScheduler(apps: registrations, rules: configuration.rules)
         radio = RadioModel(parameters: configuration.energy)
         capacityJoules = (configuration.batteryCapacityWh ?? trace.batteryCapacityWh) * 3600
         percentPerJoule = 100 / capacityJoules
@@ -304,7 +307,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         initial.network = .offline
         ctx = PolicyContext(now: .zero, device: initial, pending: [], appCount: n, radioUpUntil: nil,
                             lastSessionEnd: nil, random: random, future: future, backgroundJoules: 0,
-                            refreshBudget: refreshBudget)
+                            rules: configuration.rules)
         // The pending requests live in the context (see `pending`).
         scheduler.swapPending(with: &ctx.pending)
         screenOrChargerChanged()

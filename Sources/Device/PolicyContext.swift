@@ -24,13 +24,19 @@ public struct PolicyContext: Sendable {
     public var future: FutureLaunches?
     /// Background energy spent so far, joules.
     public var backgroundJoules: Double
-    /// Run-time budget of an app refresh.
-    public var refreshBudget: SimDuration
+    /// The rules the OS enforces on this device, with their thresholds
+    /// and budgets (the device configuration's).
+    public var rules: OSRules
+    /// Run-time budget of an app refresh (`rules.refreshBudget`).
+    public var refreshBudget: SimDuration {
+        get { rules.refreshBudget }
+        set { rules.refreshBudget = newValue }
+    }
 
     public init(now: SimTime, device: DeviceState, pending: [TaskRequest] = [], appCount: Int = 1,
                 radioUpUntil: SimTime? = nil, lastSessionEnd: SimTime? = nil,
                 random: DeviceRandom = DeviceRandom(key: 0), future: FutureLaunches? = nil,
-                backgroundJoules: Double = 0, refreshBudget: SimDuration = .seconds(30 as Int64)) {
+                backgroundJoules: Double = 0, rules: OSRules = .standard) {
         self.now = now
         self.device = device
         self.pending = pending
@@ -40,13 +46,13 @@ public struct PolicyContext: Sendable {
         self.random = random
         self.future = future
         self.backgroundJoules = backgroundJoules
-        self.refreshBudget = refreshBudget
+        self.rules = rules
     }
 
     /// Why the OS would refuse to start `request` now, or nil if it may start.
     @inlinable
     public func refusal(for request: TaskRequest) -> Refusal? {
-        OSRules.refusal(for: request, at: now, state: device)
+        rules.refusal(for: request, at: now, state: device)
     }
 
     /// The OS would start `request` now. (A policy that asks this of every

@@ -9,10 +9,12 @@ import XCTest
 /// these catch a difference in states a suite run may not reach.
 final class FastPathTests: XCTestCase {
     /// `EligibilityTest.allows` is `OSRules.refusal == nil` for every
-    /// combination of the request fields and device state the rules read.
+    /// combination of the request fields and device state the rules read,
+    /// at the default low-battery threshold and at another one.
     func testEligibilityMatchesOSRules() {
         let now = SimTime(microseconds: 1_000_000)
         var checked = 0
+        for rules in [OSRules.standard, OSRules(lowBatteryPercent: 35)] {
         for kind in TaskKind.allCases {
             for power in [false, true] {
                 for net in [false, true] {
@@ -22,9 +24,10 @@ final class FastPathTests: XCTestCase {
                                                 requiresExternalPower: power, requiresNetworkConnectivity: net,
                                                 submittedAt: .zero)
                             for state in Self.states() {
-                                let ctx = PolicyContext(now: now, device: state, pending: [r])
-                                XCTAssertEqual(EligibilityTest(ctx).allows(r), OSRules.refusal(for: r, at: now, state: state) == nil,
+                                let ctx = PolicyContext(now: now, device: state, pending: [r], rules: rules)
+                                XCTAssertEqual(EligibilityTest(ctx).allows(r), rules.refusal(for: r, at: now, state: state) == nil,
                                                "\(r) in \(state)")
+                                XCTAssertEqual(ctx.isEligible(r), EligibilityTest(ctx).allows(r))
                                 checked += 1
                             }
                         }
@@ -32,14 +35,15 @@ final class FastPathTests: XCTestCase {
                 }
             }
         }
+        }
         XCTAssertGreaterThan(checked, 10_000)
     }
 
     /// Every device state a rule distinguishes (battery around the 20 %
-    /// threshold, NaN included).
+    /// and 35 % thresholds, NaN included).
     static func states() -> [DeviceState] {
         var out: [DeviceState] = []
-        for battery in [100, 20, 19.999, 0, Double.nan] {
+        for battery in [100, 35, 34.999, 20, 19.999, 0, Double.nan] {
             for charging in [false, true] {
                 for lowPower in [false, true] {
                     for network in NetworkType.allCases {
