@@ -134,7 +134,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     public private(set) var hitEventLimit = false
 
     /// The observation kinds the policy reads (others are not delivered).
-    let observes: ObservationKinds
+    var observes: ObservationKinds
     /// Consult the policy at session start: it observes launches or asks
     /// for it (``SchedulingPolicy/decidesAtSessionStart``).
     let decidesAtSessionStart: Bool
@@ -315,6 +315,12 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         networkCursorMoved()
         chargingCursorMoved()
     }
+
+    /// Delivers every observation to the policy from now on, whatever its
+    /// `observedKinds` (decision points stay as declared): how
+    /// `PolicyConformance` checks that the declaration only saves work.
+    @_spi(BuiltInPolicies)
+    public mutating func deliverEveryObservation() { observes = .all }
 
     /// Fills gaps in the network intervals with offline so the segments tile [0, horizon).
     static func tile(_ intervals: [DeviceTrace.Network], horizon: SimTime) -> [DeviceTrace.Network] {

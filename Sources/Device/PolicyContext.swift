@@ -55,9 +55,9 @@ public struct PolicyContext: Sendable {
         rules.refusal(for: request, at: now, state: device)
     }
 
-    /// The OS would start `request` now. (A policy that asks this of every
-    /// pending request at every decision can build one `EligibilityTest`
-    /// per decision instead: same answers, the device state read once.)
+    /// The OS would start `request` now: the one way for a policy to ask
+    /// the OS rules (``OSRules``, with this device's thresholds). Inlined
+    /// into the caller, a handful of comparisons.
     @inlinable
     public func isEligible(_ request: TaskRequest) -> Bool { refusal(for: request) == nil }
 

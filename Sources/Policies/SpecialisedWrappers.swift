@@ -1,4 +1,4 @@
-import Device
+@_spi(BuiltInPolicies) import Device
 
 // Concrete conformances for the wrappers over the standard bases.
 //

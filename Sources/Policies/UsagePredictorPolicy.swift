@@ -1,4 +1,4 @@
-import Device
+@_spi(BuiltInPolicies) import Device
 import SimCore
 
 /// `usage-predictor` — learns when the user opens each app and refreshes it
@@ -43,11 +43,6 @@ import SimCore
 /// (never: 0.293; 0.3: 0.320) and a mean age at launch of 2.1 h (0.3: 3.4 h)
 /// for 64 J a day, within the 100 J budget.
 public struct UsagePredictorPolicy: SchedulingPolicy {
-    /// Launches change what it learns; finished tasks say which slots have
-    /// been refreshed for and what a run costs. (Other observations would
-    /// only roll the day counters forward, which `decide` and the next
-    /// launch do anyway, with the same result.)
-    public static var observedKinds: ObservationKinds { [.launch, .taskFinished] }
     public var leadTime: SimDuration { didSet { forgetPlans() } }
     public var threshold: Double { didSet { forgetScans() } }
     public var decay: Double
@@ -454,4 +449,13 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         for (i, r) in pending.enumerated() where mask & (1 << UInt64(i)) != 0 { runList.append(r.id) }
         return PolicyDecision(run: runList, wakeAt: wakeAt)
     }
+}
+
+@_spi(BuiltInPolicies)
+extension UsagePredictorPolicy {
+    /// Launches change what it learns; finished tasks say which slots have
+    /// been refreshed for and what a run costs. (Other observations would
+    /// only roll the day counters forward, which `decide` and the next
+    /// launch do anyway, with the same result.)
+    public static var observedKinds: ObservationKinds { [.launch, .taskFinished] }
 }
