@@ -14,21 +14,13 @@ import SimCore
 /// at the same time. Content updates are never
 /// events: they are read by cursor at launches and fetches.
 ///
-/// Why cursors and not SimCore's `EventQueue`/`Engine` (measured, perf2
-/// round): with the endogenous timers on an `EventQueue` (a timer change is
-/// a cancel plus a push, skipped when the time is unchanged; the due timer
-/// is popped; exogenous streams stay cursors) the whole-simulation
-/// benchmark (`BGBenchmarks --filter simulation`: default suite's 12
-/// configurations, 200 users × 7 days, best of 3, one thread) ran at
-/// 5.2 M events/s against 7.9 M events/s for the cursor loop, alternating
-/// the two binaries in one session on the same 2-core machine — 34 %
-/// slower, far past the 5 % allowed, with byte-identical outputs. The
-/// queue costs ~25–45 ns per push+pop while the device's timers change
-/// several times per event (the policy's wake at every decision, the
-/// battery alarm at most events) and a minimum of six values costs a few
-/// ns. (A radix heap also refuses times before the last pop; the loop never
-/// goes back in time, checked under `BGBENCH_INVARIANTS`.) The experiment is
-/// commit "EXPERIMENT … EventQueue" on branch `perf2-engine-eval`.
+/// Why cursors and not SimCore's `EventQueue`: a minimum over six values
+/// is cheaper than a push and a pop when the timers change several times
+/// per event (the policy's wake at every decision, the battery alarm at
+/// most events), as they do here with seven apps; the measurement, and
+/// where the balance turns with more apps and mechanisms, is in
+/// Docs/Performance.md ("The event core"). The loop never goes back in
+/// time (checked under `BGBENCH_INVARIANTS`).
 ///
 /// Generic over the policy and the event sink so that both are specialised
 /// (no existential or log cost on the hot path). Start from
@@ -54,9 +46,8 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     let horizon: SimTime
 
     // Exogenous cursors. When one moves, its stream's next boundary is
-    // recomputed (`sessionCursorMoved` and friends): the loop used to
-    // recompute all three at every event, and they move at about one event
-    // in four.
+    // recomputed (`sessionCursorMoved` and friends), not all three at every
+    // event: they move at about one event in four.
     var sessionIndex = 0 { didSet { sessionCursorMoved() } }
     var inSession = false { didSet { sessionCursorMoved() } }
     var chargingIndex = 0 { didSet { chargingCursorMoved() } }
@@ -73,18 +64,18 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     // Device state.
     /// The current time. Stored in the policy's context (`ctx.now`), like
     /// `state`: written when time advances rather than just before each
-    /// policy call, whose copy of the context then stalled on the fresh
+    /// policy call, whose copy of the context would then wait on the fresh
     /// store (store-to-load forwarding). `ctx.now` is `now` at every policy
-    /// call, as before.
+    /// call.
     public internal(set) var now: SimTime {
         get { ctx.now }
         set { ctx.now = newValue }
     }
     /// The device state. Stored in the policy's context (`ctx.device`), so
-    /// a decision point does not copy it there: written field by field just
-    /// before the context was passed (and so copied whole), it stalled on
-    /// store-to-load forwarding, ~2 % of the simulation. `ctx.device` is
-    /// the state at every policy call, as before.
+    /// a decision point does not copy it there (written field by field just
+    /// before the context is passed, and so copied whole, it would wait on
+    /// store-to-load forwarding). `ctx.device` is the state at every policy
+    /// call.
     var state: DeviceState {
         get { ctx.device }
         _modify { yield &ctx.device }
@@ -95,11 +86,10 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     /// context, `ctx.pending` (see `pending`).
     var scheduler: BackgroundTaskScheduler
     /// The pending requests, in submission order: the policy's context's
-    /// own list. Moving them into the context before each policy call and
-    /// back after it (a swap with the scheduler's list) stored to the
-    /// context just before the call copied it: a store-to-load forwarding
-    /// stall per call. Now a swap happens around each scheduler call
-    /// (`submit`, `restore`) instead, which is not followed by a copy.
+    /// own list, so that nothing is stored to the context just before a
+    /// policy call copies it. The swap with the scheduler's list happens
+    /// around each scheduler call (`submit`, `restore`) instead, which is
+    /// not followed by a copy.
     var pending: [TaskRequest] {
         get { ctx.pending }
         _modify { yield &ctx.pending }
@@ -107,8 +97,8 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     var radio: RadioModel
     let capacityJoules: Double
     /// Battery percent per joule, `100 / capacityJoules`: the level moves by
-    /// a multiplication at every event, not a division (whose latency was
-    /// ~4 % of the run).
+    /// a multiplication at every event, not a division (a long-latency
+    /// instruction on the loop's critical path).
     let percentPerJoule: Double
     /// `batteryWatts`, kept up to date by `screenOrChargerChanged`.
     var batteryWattsNow = 0.0
@@ -152,9 +142,8 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     var policyWake: SimTime = .farFuture
     var runQueue: [TaskRequest] = []
     /// The running task, if any (`isRunning`). Why not a `RunningTask?`:
-    /// clearing the optional at every task end zeroed its ~100 bytes, and
-    /// taking the task out copied them (−9.6 M instructions on the default
-    /// suite at 40 users × 7 days).
+    /// clearing the optional at every task end zeroes its ~100 bytes, and
+    /// taking the task out copies them.
     var runningTask = RunningTask.idle
     var isRunning = false
     var taskEnd: SimTime = .farFuture

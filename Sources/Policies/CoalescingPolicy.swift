@@ -101,8 +101,7 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
     /// Inlined into `decide` (it mostly returns the base's decision at
     /// once); the lookahead itself is `pulledAhead`. Both change nothing,
     /// but are `mutating`: called from `decide` with `self` in place, where
-    /// a non-mutating call first copied `self` to the stack (−2.9 M
-    /// instructions on the 40-user default suite).
+    /// a non-mutating call would first copy `self` to the stack.
     @inline(__always)
     mutating func rideTail(_ inner: PolicyDecision, context: PolicyContext, radioUpUntil: SimTime) -> PolicyDecision {
         let now = context.now
