@@ -9,7 +9,7 @@
 
 import Foundation
 
-let allFamilies: [BenchmarkFamily] = [.hold, .holdTies, .fillDrain, .cancelMix, .engineHold, .simulation]
+let allFamilies: [BenchmarkFamily] = [.hold, .holdTies, .fillDrain, .cancelMix, .engineHold, .eventCore, .simulation]
 
 var csv = false
 var filters: [String] = []
