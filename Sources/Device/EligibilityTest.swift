@@ -5,8 +5,8 @@ import SimCore
 /// request shapes the state forbids, so that each request costs three
 /// comparisons (earliest begin, its shape's bit, the foreground app).
 ///
-/// Derived from ``OSRules``: each bit term below reads the same rule
-/// predicate `OSRules.refusal` does (`contentRefreshBlocked`,
+/// Derived from ``EligibilityRules`` (part of ``OSRules``): each bit term
+/// below reads the same rule predicate `refusal` does (`contentRefreshBlocked`,
 /// `processingBlocked`, `externalPowerMissing`, `networkMissing`), so a
 /// rule or threshold changed there changes this too. A request is eligible
 /// exactly when it breaks no rule, which is when the refusal is nil (which
@@ -48,13 +48,13 @@ public struct EligibilityTest {
     @inlinable @inline(__always)
     public init(_ context: PolicyContext) {
         let state = context.device
-        let rules = context.rules
+        let rules = context.eligibilityRules
         now = context.now.microseconds
         // One term per rule of `OSRules.refusal`, combined without branches.
         let refresh: UInt16 = rules.contentRefreshBlocked(state) != nil ? Self.refreshShapes : 0
-        let processing: UInt16 = OSRules.processingBlocked(state) ? Self.processingShapes : 0
-        let power: UInt16 = OSRules.externalPowerMissing(state) ? Self.powerShapes : 0
-        let network: UInt16 = OSRules.networkMissing(state) ? Self.networkShapes : 0
+        let processing: UInt16 = EligibilityRules.processingBlocked(state) ? Self.processingShapes : 0
+        let power: UInt16 = EligibilityRules.externalPowerMissing(state) ? Self.powerShapes : 0
+        let network: UInt16 = EligibilityRules.networkMissing(state) ? Self.networkShapes : 0
         blockedShapes = refresh | processing | power | network
         if let f = state.foregroundApp { foregroundApp = Int64(f) } else { foregroundApp = .min }
     }

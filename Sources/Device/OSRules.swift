@@ -67,7 +67,13 @@ public struct OSRules: Sendable, Hashable {
     /// Low Power Mode offer. Percent, in (``secondLowPowerOfferPercent``,
     /// ``lowPowerModeOffPercent``); default 20 (brief rule 4; iOS shows its
     /// low-battery alert, with the Low Power Mode button, at 20 %).
-    public var lowBatteryPercent: Double
+    public var lowBatteryPercent: Double {
+        get { eligibility.lowBatteryPercent }
+        set { eligibility.lowBatteryPercent = newValue }
+    }
+    /// The parameters of the rules that decide whether a pending request
+    /// may start now (what `PolicyContext` carries; see ``EligibilityRules``).
+    public var eligibility: EligibilityRules
     /// The second Low Power Mode offer, going down. Percent, in
     /// (0, ``lowBatteryPercent``); default 10 (brief; iOS's second alert).
     public var secondLowPowerOfferPercent: Double
@@ -95,7 +101,7 @@ public struct OSRules: Sendable, Hashable {
                 lowPowerModeOffPercent: Double = 80,
                 refreshBudget: SimDuration = .seconds(30 as Int64), processingBudget: SimDuration = .minutes(5),
                 maxPendingRefreshPerApp: Int = 1, maxPendingProcessingPerApp: Int = 10) {
-        self.lowBatteryPercent = lowBatteryPercent
+        self.eligibility = EligibilityRules(lowBatteryPercent: lowBatteryPercent)
         self.secondLowPowerOfferPercent = secondLowPowerOfferPercent
         self.lowPowerModeOffPercent = lowPowerModeOffPercent
         self.refreshBudget = refreshBudget
@@ -124,45 +130,11 @@ public struct OSRules: Sendable, Hashable {
         return nil
     }
 
-    // MARK: - Rules 1, 3, 4 and the foreground app: may a pending request start?
-    //
-    // Each rule's state test is written once, below, and read by both
-    // `refusal` (the reason, for one request) and `EligibilityTest` (a
-    // yes/no for many requests of one decision).
-
-    /// Rule 4: why the state stops app refresh and legacy fetch (nil: it does not).
-    @inlinable @inline(__always)
-    public func contentRefreshBlocked(_ state: DeviceState) -> Refusal? {
-        if state.isLowPowerMode { return .lowPowerMode }
-        if state.batteryPercent < lowBatteryPercent { return .lowBattery }
-        return nil
-    }
-
-    /// Rule 3: the screen on (the device in use) stops processing tasks.
-    @inlinable @inline(__always)
-    public static func processingBlocked(_ state: DeviceState) -> Bool { state.isScreenOn }
-
-    /// Rule 3: `requiresExternalPower` needs the charger.
-    @inlinable @inline(__always)
-    public static func externalPowerMissing(_ state: DeviceState) -> Bool { !state.isCharging }
-
-    /// Rule 3: `requiresNetworkConnectivity` needs a network.
-    @inlinable @inline(__always)
-    public static func networkMissing(_ state: DeviceState) -> Bool { !state.network.isOnline }
-
-    /// Why `request` may not start at `now` in `state`, or nil if it may.
-    /// The first broken rule, in this order: earliest begin, Low Power Mode
-    /// / low battery, screen on, app in the foreground, external power,
-    /// network.
+    /// Why `request` may not start at `now` in `state`, or nil if it may
+    /// (``EligibilityRules/refusal(for:at:state:)``).
     @inlinable
     public func refusal(for request: TaskRequest, at now: SimTime, state: DeviceState) -> Refusal? {
-        if now < request.earliestBegin { return .beforeEarliestBegin }
-        if request.kind.refreshesContent, let why = contentRefreshBlocked(state) { return why }
-        if request.kind == .processing && Self.processingBlocked(state) { return .screenOn }
-        if let f = state.foregroundApp, f == request.app { return .appInForeground }
-        if request.requiresExternalPower && Self.externalPowerMissing(state) { return .needsExternalPower }
-        if request.requiresNetworkConnectivity && Self.networkMissing(state) { return .needsNetwork }
-        return nil
+        eligibility.refusal(for: request, at: now, state: state)
     }
 
     // MARK: - Battery thresholds derived from the parameters
@@ -202,5 +174,56 @@ extension OSRules {
     static func thresholdEventName(_ percent: Double) -> String {
         let whole = percent.rounded()
         return whole == percent && whole.magnitude < 1e15 ? "battery_\(Int(whole))" : "battery_\(percent)"
+    }
+}
+
+/// The rules that decide whether a pending request may start now (rules
+/// 1, 3 and 4 of the brief and the foreground-app rule), with the one
+/// parameter they read. The part of ``OSRules`` a policy's context carries:
+/// small, because the context is copied into every policy call.
+public struct EligibilityRules: Sendable, Hashable {
+    /// ``OSRules/lowBatteryPercent``.
+    public var lowBatteryPercent: Double
+
+    @inlinable
+    public init(lowBatteryPercent: Double = 20) { self.lowBatteryPercent = lowBatteryPercent }
+
+    // Each rule's state test is written once, below, and read by both
+    // `refusal` (the reason, for one request) and `EligibilityTest` (a
+    // yes/no for many requests of one decision).
+
+    /// Rule 4: why the state stops app refresh and legacy fetch (nil: it does not).
+    @inlinable @inline(__always)
+    public func contentRefreshBlocked(_ state: DeviceState) -> Refusal? {
+        if state.isLowPowerMode { return .lowPowerMode }
+        if state.batteryPercent < lowBatteryPercent { return .lowBattery }
+        return nil
+    }
+
+    /// Rule 3: the screen on (the device in use) stops processing tasks.
+    @inlinable @inline(__always)
+    public static func processingBlocked(_ state: DeviceState) -> Bool { state.isScreenOn }
+
+    /// Rule 3: `requiresExternalPower` needs the charger.
+    @inlinable @inline(__always)
+    public static func externalPowerMissing(_ state: DeviceState) -> Bool { !state.isCharging }
+
+    /// Rule 3: `requiresNetworkConnectivity` needs a network.
+    @inlinable @inline(__always)
+    public static func networkMissing(_ state: DeviceState) -> Bool { !state.network.isOnline }
+
+    /// Why `request` may not start at `now` in `state`, or nil if it may.
+    /// The first broken rule, in this order: earliest begin, Low Power Mode
+    /// / low battery, screen on, app in the foreground, external power,
+    /// network.
+    @inlinable
+    public func refusal(for request: TaskRequest, at now: SimTime, state: DeviceState) -> Refusal? {
+        if now < request.earliestBegin { return .beforeEarliestBegin }
+        if request.kind.refreshesContent, let why = contentRefreshBlocked(state) { return why }
+        if request.kind == .processing && Self.processingBlocked(state) { return .screenOn }
+        if let f = state.foregroundApp, f == request.app { return .appInForeground }
+        if request.requiresExternalPower && Self.externalPowerMissing(state) { return .needsExternalPower }
+        if request.requiresNetworkConnectivity && Self.networkMissing(state) { return .needsNetwork }
+        return nil
     }
 }

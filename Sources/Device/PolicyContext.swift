@@ -24,14 +24,12 @@ public struct PolicyContext: Sendable {
     public var future: FutureLaunches?
     /// Background energy spent so far, joules.
     public var backgroundJoules: Double
-    /// The rules the OS enforces on this device, with their thresholds
-    /// and budgets (the device configuration's).
-    public var rules: OSRules
-    /// Run-time budget of an app refresh (`rules.refreshBudget`).
-    public var refreshBudget: SimDuration {
-        get { rules.refreshBudget }
-        set { rules.refreshBudget = newValue }
-    }
+    /// The parameters of the rules that decide whether a request may
+    /// start now on this device (`OSRules.eligibility` of the device
+    /// configuration: `lowBatteryPercent`).
+    public var eligibilityRules: EligibilityRules
+    /// Run-time budget of an app refresh (`OSRules.refreshBudget`).
+    public var refreshBudget: SimDuration
 
     public init(now: SimTime, device: DeviceState, pending: [TaskRequest] = [], appCount: Int = 1,
                 radioUpUntil: SimTime? = nil, lastSessionEnd: SimTime? = nil,
@@ -46,18 +44,19 @@ public struct PolicyContext: Sendable {
         self.random = random
         self.future = future
         self.backgroundJoules = backgroundJoules
-        self.rules = rules
+        self.eligibilityRules = rules.eligibility
+        self.refreshBudget = rules.refreshBudget
     }
 
     /// Why the OS would refuse to start `request` now, or nil if it may start.
     @inlinable
     public func refusal(for request: TaskRequest) -> Refusal? {
-        rules.refusal(for: request, at: now, state: device)
+        eligibilityRules.refusal(for: request, at: now, state: device)
     }
 
     /// The OS would start `request` now: the one way for a policy to ask
-    /// the OS rules (``OSRules``, with this device's thresholds). Inlined
-    /// into the caller, a handful of comparisons.
+    /// the OS rules (``EligibilityRules``, with this device's threshold).
+    /// Inlined into the caller, a handful of comparisons.
     @inlinable
     public func isEligible(_ request: TaskRequest) -> Bool { refusal(for: request) == nil }
 
