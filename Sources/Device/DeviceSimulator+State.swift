@@ -139,79 +139,12 @@ extension DeviceSimulator {
         }
     }
 
-    /// The next time the level crosses a battery threshold of ``OSRules``
-    /// (`OSRules.alarmTarget`): the low-battery level and the second offer
-    /// going down, the low-battery level and (charging, in Low Power Mode)
-    /// the switch-off level going up.
-    ///
-    /// Only records the inputs (time, level, power, target);
-    /// `resolveBatteryAlarm` computes the time when the loop needs it. Why:
-    /// one event often reschedules twice (the battery advance, then a screen
-    /// or charger change) and only the last answer is used; the inputs are
-    /// exactly those an eager computation would use, so the alarm is the
-    /// same. The target is picked here, once: inputs without one are no
-    /// alarm at once.
+    /// Reschedules the battery alarm from the level, power and Low Power
+    /// Mode now (see ``BatteryAlarm``).
     @inline(__always)
     mutating func scheduleBatteryAlarm() {
-        let level = state.batteryPercent
-        let watts = batteryWatts
-        if let target = rules.alarmTarget(level: level, watts: watts, lowPower: state.isLowPowerMode) {
-            alarmInputs = AlarmInputs(anchor: now, level: level, watts: watts, target: target)
-        } else {
-            alarmInputs = nil
-            batteryAlarm = .farFuture
-        }
-    }
-
-    /// Turns the inputs recorded by the last `scheduleBatteryAlarm` into `batteryAlarm`.
-    @inline(__always)
-    mutating func resolveBatteryAlarm() {
-        guard let inputs = alarmInputs else { return }
-        alarmInputs = nil
-        batteryAlarm = Self.batteryAlarm(inputs, capacityJoules: capacityJoules)
-    }
-
-    /// The battery alarm for the loop's choice of the next event: exact,
-    /// or `.farFuture` when it certainly comes after `bound` (the earliest
-    /// other event), its inputs then left pending.
-    ///
-    /// Why: the alarm is rescheduled at almost every event, and its value
-    /// is nearly always later than the next event and replaced there; the
-    /// test below is cheaper than the exact time. It is conservative: the alarm is `anchor` plus at least
-    /// `seconds · 1e6` µs with `seconds = |target − level| / 100 · C / |w|`;
-    /// it is skipped only if `|target − level| · C · 1e4 > D · |w|` (D the
-    /// µs from `anchor` to `bound`) with a relative margin of 1e-9, far
-    /// above the rounding of either side (a few ulps), so it never skips an
-    /// alarm at or before `bound`. A skipped alarm is computed exactly from
-    /// the same inputs if the policy-wake branch needs it.
-    @inline(__always)
-    mutating func batteryAlarm(unlessAfter bound: SimTime) -> SimTime {
-        if let i = alarmInputs {
-            if bound > i.anchor {
-                let lhs = (i.target - i.level).magnitude * capacityJoules * 1e4
-                // `&-`: `bound` > `anchor` ≥ 0, so no overflow even for `.farFuture`.
-                let rhs = Double(bound.microseconds &- i.anchor.microseconds) * i.watts.magnitude
-                if lhs > rhs * (1 + 1e-9) { return .farFuture }
-            }
-            resolveBatteryAlarm()
-        }
-        return batteryAlarm
-    }
-
-    /// When the level, moving linearly from `i.level` at `i.anchor`, reaches `i.target`.
-    static func batteryAlarm(_ i: AlarmInputs, capacityJoules: Double) -> SimTime {
-        let seconds = (i.target - i.level) / 100 * capacityJoules / i.watts
-        let micros = max(1, ceilToInt64(seconds * 1e6))
-        return i.anchor + SimDuration(microseconds: micros)
-    }
-
-    /// `Int64(x.rounded(.up))` without the libm call (the build's baseline
-    /// x86-64 has no rounding instruction): same value for every x in Int64
-    /// range (truncation, then one up if something was cut off).
-    @inline(__always)
-    static func ceilToInt64(_ x: Double) -> Int64 {
-        let i = Int64(x)
-        return Double(i) < x ? i + 1 : i
+        alarm.schedule(at: now, level: state.batteryPercent, watts: batteryWatts,
+                       lowPower: state.isLowPowerMode, rules: rules)
     }
 
     /// The battery decision point: for each crossing recorded by

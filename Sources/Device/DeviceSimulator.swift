@@ -103,9 +103,8 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     /// `batteryWatts`, kept up to date by `screenOrChargerChanged`.
     var batteryWattsNow = 0.0
     let chargingWatts: Double
-    var batteryAlarm: SimTime = .farFuture
-    /// Inputs of a battery alarm not yet computed (see `scheduleBatteryAlarm`).
-    var alarmInputs: AlarmInputs? = nil
+    /// The next battery decision point (see ``BatteryAlarm``).
+    var alarm: BatteryAlarm
     /// Thresholds the level crossed and the threshold logic has not yet
     /// handled (`BatteryCrossing` bits): the battery event is due now.
     var pendingCrossings: UInt8 = 0
@@ -182,15 +181,6 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     var delayMicros: Int64 = 0
     var tailLogged = 0.0
 
-    /// A battery alarm not yet computed: the level `level` at `anchor`
-    /// moves at `watts` (never 0) towards `target` (see `scheduleBatteryAlarm`).
-    struct AlarmInputs {
-        var anchor: SimTime
-        var level: Double
-        var watts: Double
-        var target: Double
-    }
-
     struct RunningTask {
         var request: TaskRequest
         var start: SimTime
@@ -242,6 +232,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         radio = RadioModel(parameters: configuration.energy)
         capacityJoules = (configuration.batteryCapacityWh ?? trace.batteryCapacityWh) * 3600
         percentPerJoule = 100 / capacityJoules
+        alarm = BatteryAlarm(capacityJoules: capacityJoules)
         chargingWatts = trace.chargingWatts ?? configuration.chargingWatts
         networkSegments = Self.tile(trace.network, horizon: trace.horizon)
         appState = AppStateTable(appCount: n)
@@ -346,7 +337,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
 
         while true {
             let tOthers = min(taskEnd, nextExogenous, policyWake)
-            let tBattery = pendingCrossings == 0 ? batteryAlarm(unlessAfter: tOthers) : now
+            let tBattery = pendingCrossings == 0 ? alarm.time(unlessAfter: tOthers) : now
             var t = min(tOthers, tBattery)
             if t >= horizon { t = horizon }
             #if BGBENCH_INVARIANTS
@@ -373,8 +364,8 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
             } else {
                 // The alarm may have been left unresolved above (later
                 // than the other events): resolve it to compare.
-                resolveBatteryAlarm()
-                if pendingCrossings != 0 || batteryAlarm == t {
+                alarm.resolve()
+                if pendingCrossings != 0 || alarm.time == t {
                     batteryThresholdReached()
                 } else {
                     policyWake = .farFuture
