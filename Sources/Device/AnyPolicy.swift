@@ -6,9 +6,9 @@ import SimCore
 /// inside this module.
 ///
 /// Why: the policies live in another module, so opening the existential and
-/// calling the generic simulator with the concrete policy type ran the
-/// *unspecialised* simulator (every field access through type metadata,
-/// every struct copy through value witnesses: about half of the run time).
+/// calling the generic simulator with the concrete policy type would run
+/// the *unspecialised* simulator (every field access through type
+/// metadata, every struct copy through value witnesses).
 /// With the box, only the two policy calls per decision point are dynamic
 /// (one witness-table call each); the simulator itself is concrete code.
 struct AnyPolicy: SchedulingPolicy {

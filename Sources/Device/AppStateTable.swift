@@ -19,9 +19,8 @@ struct AppState {
 ///
 /// Why not Swift arrays: every write to an array stored in the simulator
 /// checks the array's uniqueness (a call to `swift_isUniquelyReferenced`)
-/// and stores the buffer back. Here a write is a store. Measured on the
-/// default suite at 40 users × 7 days (callgrind, one thread): 2,228 M →
-/// 2,183 M instructions, outputs byte-identical.
+/// and stores the buffer back. Here a write is a store (the measurement is
+/// in Docs/Performance.md).
 ///
 /// The unsafe access is confined to this type (as in swift-collections'
 /// `Heap`): the buffers are allocated and initialised in `init`, never

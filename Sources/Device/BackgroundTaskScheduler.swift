@@ -23,10 +23,11 @@ public struct BackgroundTaskScheduler: Sendable {
         public func hash(into h: inout Hasher) { h.combine(identifiers.map(\.name)) }
     }
 
-    /// At most this many pending app-refresh requests per app.
-    public static let maxPendingRefresh = 1
-    /// At most this many pending processing requests per app.
-    public static let maxPendingProcessing = 10
+    /// Pending app-refresh (and legacy fetch) requests allowed per app
+    /// (``OSRules/maxPendingRefreshPerApp``).
+    public let maxPendingRefresh: Int
+    /// Pending processing requests allowed per app (``OSRules/maxPendingProcessingPerApp``).
+    public let maxPendingProcessing: Int
 
     public private(set) var apps: [App]
     /// Pending requests in submission order.
@@ -47,8 +48,10 @@ public struct BackgroundTaskScheduler: Sendable {
     private struct Registration { var first: Int32; var count: Int32; var refreshEnabled: Bool }
     private let registration: [Registration]
 
-    public init(apps: [App]) {
+    public init(apps: [App], rules: OSRules = .standard) {
         self.apps = apps
+        maxPendingRefresh = rules.maxPendingRefreshPerApp
+        maxPendingProcessing = rules.maxPendingProcessingPerApp
         var kinds: [TaskKind] = [], registration: [Registration] = []
         for app in apps {
             registration.append(Registration(first: Int32(kinds.count), count: Int32(app.identifiers.count),
@@ -95,7 +98,7 @@ public struct BackgroundTaskScheduler: Sendable {
                 if list[i].identifier == identifierIndex { replaced = i } else if list[i].kind == kind { sameKind += 1 }
             }
         }
-        let limit = kind == .processing ? Self.maxPendingProcessing : Self.maxPendingRefresh
+        let limit = kind == .processing ? maxPendingProcessing : maxPendingRefresh
         if sameKind >= limit { return .failure(.tooManyPendingTaskRequests) }
         let request = TaskRequest(id: RequestID(nextID), app: app, identifier: identifierIndex, kind: kind,
                                   earliestBegin: earliestBegin,

@@ -12,10 +12,18 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
     public var apps: [String: AppModel]
     /// The model of every app not named in `apps`.
     public var defaultApp: AppModel
-    /// App-refresh (and legacy fetch) run-time budget (brief: 30 s).
-    public var refreshBudget: SimDuration
-    /// Processing run-time budget ("minutes").
-    public var processingBudget: SimDuration
+    /// The OS rules' thresholds, budgets and limits (see ``OSRules``).
+    public var rules: OSRules
+    /// App-refresh (and legacy fetch) run-time budget: `rules.refreshBudget`.
+    public var refreshBudget: SimDuration {
+        get { rules.refreshBudget }
+        set { rules.refreshBudget = newValue }
+    }
+    /// Processing run-time budget: `rules.processingBudget`.
+    public var processingBudget: SimDuration {
+        get { rules.processingBudget }
+        set { rules.processingBudget = newValue }
+    }
     /// Overrides the trace's battery capacity, watt-hours.
     public var batteryCapacityWh: Double?
     /// The energy model.
@@ -26,14 +34,16 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
     public var chargingWatts: Double
 
     public init(apps: [String: AppModel] = AppDefaults.apps, defaultApp: AppModel = AppModel(),
-                refreshBudget: SimDuration = .seconds(30 as Int64), processingBudget: SimDuration = .minutes(5),
+                refreshBudget: SimDuration? = nil, processingBudget: SimDuration? = nil,
                 batteryCapacityWh: Double? = nil, energy: EnergyParameters = .default,
                 foregroundFetch: Bool = true,
-                chargingWatts: Double = 10) {
+                chargingWatts: Double = 10, rules: OSRules = .standard) {
         self.apps = apps
         self.defaultApp = defaultApp
-        self.refreshBudget = refreshBudget
-        self.processingBudget = processingBudget
+        // The budgets may be given on their own or as part of `rules`.
+        self.rules = rules
+        if let refreshBudget { self.rules.refreshBudget = refreshBudget }
+        if let processingBudget { self.rules.processingBudget = processingBudget }
         self.batteryCapacityWh = batteryCapacityWh
         self.energy = energy
         self.foregroundFetch = foregroundFetch
@@ -45,7 +55,9 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case apps, defaultApp, refreshBudget, processingBudget, batteryCapacityWh, energy,
-             foregroundFetch, chargingWatts
+             foregroundFetch, chargingWatts,
+             lowBatteryPercent, secondLowPowerOfferPercent, lowPowerModeOffPercent,
+             maxPendingRefreshPerApp, maxPendingProcessingPerApp
     }
 
     public init(from decoder: any Decoder) throws {
@@ -55,8 +67,21 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
         let d = DeviceConfiguration()
         apps = d.apps.merging(try c.value(.apps, default: [:])) { $1 }
         defaultApp = try c.value(.defaultApp, default: d.defaultApp)
-        refreshBudget = try c.duration(.refreshBudget, default: d.refreshBudget)
-        processingBudget = try c.duration(.processingBudget, default: d.processingBudget)
+        var rules = d.rules
+        rules.refreshBudget = try c.duration(.refreshBudget, default: d.refreshBudget)
+        rules.processingBudget = try c.duration(.processingBudget, default: d.processingBudget)
+        rules.lowBatteryPercent = try c.value(.lowBatteryPercent, default: d.rules.lowBatteryPercent)
+        rules.secondLowPowerOfferPercent = try c.value(.secondLowPowerOfferPercent,
+                                                       default: d.rules.secondLowPowerOfferPercent)
+        rules.lowPowerModeOffPercent = try c.value(.lowPowerModeOffPercent, default: d.rules.lowPowerModeOffPercent)
+        rules.maxPendingRefreshPerApp = try c.value(.maxPendingRefreshPerApp, default: d.rules.maxPendingRefreshPerApp)
+        rules.maxPendingProcessingPerApp = try c.value(.maxPendingProcessingPerApp,
+                                                       default: d.rules.maxPendingProcessingPerApp)
+        if let (parameter, problem) = rules.validationError {
+            let key = CodingKeys(stringValue: parameter) ?? .lowBatteryPercent
+            throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "\(parameter) \(problem)")
+        }
+        self.rules = rules
         batteryCapacityWh = try c.decodeIfPresent(Double.self, forKey: .batteryCapacityWh)
         energy = try c.value(.energy, default: d.energy)
         foregroundFetch = try c.value(.foregroundFetch, default: d.foregroundFetch)
@@ -73,5 +98,10 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
         try c.encode(energy, forKey: .energy)
         try c.encode(foregroundFetch, forKey: .foregroundFetch)
         try c.encode(chargingWatts, forKey: .chargingWatts)
+        try c.encode(rules.lowBatteryPercent, forKey: .lowBatteryPercent)
+        try c.encode(rules.secondLowPowerOfferPercent, forKey: .secondLowPowerOfferPercent)
+        try c.encode(rules.lowPowerModeOffPercent, forKey: .lowPowerModeOffPercent)
+        try c.encode(rules.maxPendingRefreshPerApp, forKey: .maxPendingRefreshPerApp)
+        try c.encode(rules.maxPendingProcessingPerApp, forKey: .maxPendingProcessingPerApp)
     }
 }

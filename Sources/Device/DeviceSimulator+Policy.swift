@@ -4,10 +4,10 @@ import SimCore
 extension DeviceSimulator {
     /// The context a policy sees now.
     ///
-    /// Kept in `ctx` instead of built per call: building one per observation
-    /// and decision (and copying it into the call) was the largest single
-    /// cost of the loop. The fields that never change during a run
-    /// (`appCount`, `random`, `future`, `refreshBudget`) are set once in
+    /// Kept in `ctx` instead of built per call: a context per observation
+    /// and decision (copied into the call) would be the largest cost of the
+    /// loop. The fields that never change during a run
+    /// (`appCount`, `random`, `future`, `rules`) are set once in
     /// `init`; `now`, `device`, `lastSessionEnd` and `pending` are the
     /// simulator's `now`, `state`, `lastSessionEnd` and `pending` themselves
     /// (see them); the others are brought up to date here, just before each
@@ -40,14 +40,13 @@ extension DeviceSimulator {
     }
 
     /// Tells the policy, unless it declared that it ignores this kind of
-    /// observation (``SchedulingPolicy/observedKinds``; most observations
-    /// go unread by the simple policies, and each call costs a context
-    /// refresh and a dynamic call).
+    /// observation (`observedKinds`, BuiltInPolicyHints.swift; most
+    /// observations go unread by the simple policies, and each call is a
+    /// context refresh and a dynamic call).
     ///
     /// `kind` is the observation's kind, named at the call so that the
     /// observation (a task report, a request) is built only when it is
-    /// delivered: built before the test, its stores cost 10 M instructions
-    /// (default suite, 40 users), mostly for policies that ignore it.
+    /// delivered, not for policies that ignore it.
     @inline(__always)
     mutating func policyObserve(_ kind: ObservationKinds, _ observation: @autoclosure () -> PolicyObservation) {
         guard observes.contains(kind) else { return }
@@ -79,9 +78,8 @@ extension DeviceSimulator {
     /// A decision point: ask the policy, queue what it may run, refuse the rest.
     ///
     /// Inlined, a dispatch: as one function, the kept plans' decision
-    /// points (most of them) went through its prologue and epilogue (the
-    /// frame of the `decide` path, ~20 instructions) before the jump to
-    /// `consultPlans`.
+    /// points (most of them) would go through the frame of the `decide`
+    /// path before the jump to `consultPlans`.
     @inline(__always)
     mutating func consultPolicy() {
         // Nothing is decided at or after the end of the run.
@@ -105,7 +103,7 @@ extension DeviceSimulator {
         if let run = decision.runList {
             for id in run {
                 guard let i = pending.firstIndex(where: { $0.id == id }) else { refuse(id, .notPending); continue }
-                if let reason = OSRules.refusal(for: pending[i], at: now, state: state) {
+                if let reason = rules.refusal(for: pending[i], at: now, state: state) {
                     refuse(id, reason); continue
                 }
                 let request = pending.remove(at: i)
@@ -115,7 +113,7 @@ extension DeviceSimulator {
         if decision.runAllEligible {
             var i = 0
             while i < pending.count {
-                if OSRules.refusal(for: pending[i], at: now, state: state) == nil {
+                if rules.refusal(for: pending[i], at: now, state: state) == nil {
                     let request = pending.remove(at: i)
                     if startsNow && first == nil { first = request } else { runQueue.append(request) }
                 } else {

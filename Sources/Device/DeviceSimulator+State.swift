@@ -41,7 +41,7 @@ extension DeviceSimulator {
         screenOrChargerChanged()
         // Unplugged: a processing task that needs external power is expired.
         if !on && isRunning && runningTask.request.requiresExternalPower { finishRunningTask(interrupted: true) }
-        if on && state.isLowPowerMode && state.batteryPercent >= 80 { setLowPower(false) }
+        if on && state.isLowPowerMode && state.batteryPercent >= rules.lowPowerModeOffPercent { setLowPower(false) }
         scheduleBatteryAlarm()
         if notify {
             if Sink.isEnabled { logState(on ? "charging_started" : "charging_stopped") }
@@ -69,12 +69,9 @@ extension DeviceSimulator {
     /// moves `now` to `t`.
     ///
     /// `now` moves *before* the alarm is rescheduled: the alarm is anchored
-    /// at the time of the level it starts from. (Until round fix-device the
-    /// caller moved `now` after this call, so an alarm scheduled here was
-    /// anchored at the previous event's time with the level already at `t`:
-    /// it came early by the gap, snapped the level to 20 %/10 % too soon,
-    /// and the next step could go back in time — 390 backward steps and 625
-    /// misrouted events on the default suite at 200 users × 14 days.)
+    /// at the time of the level it starts from (anchored at the previous
+    /// event's time, it would come early by the gap and time could go back;
+    /// BatteryThresholdTests).
     mutating func advanceBattery(to t: SimTime) {
         let dt = Double(t.microseconds - now.microseconds) * 1e-6
         let spent = metrics.energy.total - energyOnBattery
@@ -102,7 +99,7 @@ extension DeviceSimulator {
 
     /// Takes the background energy charged during this event off the
     /// battery now (at the time it was charged), instead of at the next
-    /// event: a chunk that takes the level across 20 % or 10 % crosses it
+    /// event: a chunk that takes the level across a threshold crosses it
     /// at this time, and the alarm is rescheduled from the true level.
     @inline(__always)
     mutating func settleBackgroundEnergy() {
@@ -118,124 +115,47 @@ extension DeviceSimulator {
     /// crossed in `pendingCrossings`: the loop then runs the threshold logic
     /// at this same time (`batteryThresholdReached`), whatever made the
     /// level move — the linear drain reaching an alarm, a chunk of
-    /// background energy (fix-device: a chunk from 20.01 % to 19.99 % used
-    /// to skip the 20 % crossing), or an alarm that coincides with another event.
+    /// background energy (a chunk from just above to just below a threshold
+    /// crosses it too), or an alarm that coincides with another event.
     @inline(__always)
     mutating func setBatteryLevel(_ newLevel: Double) {
         let old = state.batteryPercent
         let level = min(100, max(0, newLevel))
         state.batteryPercent = level
-        // Nested so that the common case (down, above 20 %; up, from above
-        // 80 %) makes one test: this runs twice per event, and the four
-        // flat tests cost 29 M instructions more (default suite, 40 users).
+        let low = rules.lowBatteryPercent, second = rules.secondLowPowerOfferPercent
+        let off = rules.lowPowerModeOffPercent
+        // Nested so that the common case (going down above the low-battery
+        // threshold, going up above the switch-off one) makes one test:
+        // this runs twice per event.
         if level < old {
-            if level <= 20 {
-                if old > 20 { pendingCrossings |= BatteryCrossing.down20 }
-                if level <= 10 && old > 10 { pendingCrossings |= BatteryCrossing.down10 }
+            if level <= low {
+                if old > low { pendingCrossings |= BatteryCrossing.downLow }
+                if level <= second && old > second { pendingCrossings |= BatteryCrossing.downSecond }
             }
             if level < metrics.minBatteryPercent { metrics.minBatteryPercent = level }
-        } else if level > old && old < 80 {
-            if level >= 20 && old < 20 { pendingCrossings |= BatteryCrossing.up20 }
-            if level >= 80 && state.isLowPowerMode { pendingCrossings |= BatteryCrossing.up80 }
+        } else if level > old && old < off {
+            if level >= low && old < low { pendingCrossings |= BatteryCrossing.upLow }
+            if level >= off && state.isLowPowerMode { pendingCrossings |= BatteryCrossing.upOff }
         }
     }
 
-    /// The next time the level crosses 20 %, 10 % (down) or 80 % (up, charging, for Low Power Mode off).
-    ///
-    /// Only records the inputs (time, level, power, Low Power Mode);
-    /// `resolveBatteryAlarm` computes the time at the top of the loop. Why:
-    /// the computation (two divisions and a rounding) cost ~6 % of the loop
-    /// and one event often asks for it twice (the battery advance, then a
-    /// screen or charger change) where only the last answer is used. The
-    /// recorded inputs are exactly those the eager computation used, so the
-    /// alarm is bit-identical.
-    ///
-    /// The target level is picked here, once: inputs without one (no
-    /// power, or charging above 20 % outside Low Power Mode: about a third
-    /// of the events on the default suite) are no alarm at once, and the
-    /// loop's skip test no longer picks the target again at every event.
+    /// Reschedules the battery alarm from the level, power and Low Power
+    /// Mode now (see ``BatteryAlarm``).
     @inline(__always)
     mutating func scheduleBatteryAlarm() {
-        let level = state.batteryPercent
-        let watts = batteryWatts
-        if let target = Self.alarmTarget(level: level, watts: watts, lowPower: state.isLowPowerMode) {
-            alarmInputs = AlarmInputs(anchor: now, level: level, watts: watts, target: target)
-        } else {
-            alarmInputs = nil
-            batteryAlarm = .farFuture
-        }
+        alarm.schedule(at: now, level: state.batteryPercent, watts: batteryWatts,
+                       lowPower: state.isLowPowerMode, rules: rules)
     }
 
-    /// Turns the inputs recorded by the last `scheduleBatteryAlarm` into `batteryAlarm`.
-    @inline(__always)
-    mutating func resolveBatteryAlarm() {
-        guard let inputs = alarmInputs else { return }
-        alarmInputs = nil
-        batteryAlarm = Self.batteryAlarm(inputs, capacityJoules: capacityJoules)
-    }
-
-    /// The battery alarm for the loop's choice of the next event: exact,
-    /// or `.farFuture` when it certainly comes after `bound` (the earliest
-    /// other event), its inputs then left pending.
-    ///
-    /// Why: the alarm is rescheduled at almost every event, and computing it
-    /// (two divisions and a rounding) was ~3 % of the run, for a value
-    /// that is nearly always later than the next event and replaced there.
-    /// The test is conservative: the alarm is `anchor` plus at least
-    /// `seconds · 1e6` µs with `seconds = |target − level| / 100 · C / |w|`;
-    /// it is skipped only if `|target − level| · C · 1e4 > D · |w|` (D the
-    /// µs from `anchor` to `bound`) with a relative margin of 1e-9, far
-    /// above the rounding of either side (a few ulps), so it never skips an
-    /// alarm at or before `bound`. A skipped alarm is computed exactly from
-    /// the same inputs if the policy-wake branch needs it.
-    @inline(__always)
-    mutating func batteryAlarm(unlessAfter bound: SimTime) -> SimTime {
-        if let i = alarmInputs {
-            if bound > i.anchor {
-                let lhs = (i.target - i.level).magnitude * capacityJoules * 1e4
-                // `&-`: `bound` > `anchor` ≥ 0, so no overflow even for `.farFuture`.
-                let rhs = Double(bound.microseconds &- i.anchor.microseconds) * i.watts.magnitude
-                if lhs > rhs * (1 + 1e-9) { return .farFuture }
-            }
-            resolveBatteryAlarm()
-        }
-        return batteryAlarm
-    }
-
-    /// The level the battery alarm aims at: 20 % then 10 % going down,
-    /// 20 % going up, then 80 % in Low Power Mode (nil: no alarm).
-    @inline(__always)
-    static func alarmTarget(level: Double, watts w: Double, lowPower: Bool) -> Double? {
-        guard w != 0 else { return nil }
-        if w < 0 {
-            if level > 20 { return 20 } else if level > 10 { return 10 } else { return nil }
-        } else {
-            if level < 20 { return 20 } else if level < 80 && lowPower { return 80 } else { return nil }
-        }
-    }
-
-    /// When the level, moving linearly from `i.level` at `i.anchor`, reaches `i.target`.
-    static func batteryAlarm(_ i: AlarmInputs, capacityJoules: Double) -> SimTime {
-        let seconds = (i.target - i.level) / 100 * capacityJoules / i.watts
-        let micros = max(1, ceilToInt64(seconds * 1e6))
-        return i.anchor + SimDuration(microseconds: micros)
-    }
-
-    /// `Int64(x.rounded(.up))` without the libm call (the build's baseline
-    /// x86-64 has no rounding instruction): same value for every x in Int64
-    /// range (truncation, then one up if something was cut off).
-    @inline(__always)
-    static func ceilToInt64(_ x: Double) -> Int64 {
-        let i = Int64(x)
-        return Double(i) < x ? i + 1 : i
-    }
-
-    /// The threshold logic: for each crossing recorded by `setBatteryLevel`
-    /// (or, when the alarm fired with the level short of its target by
-    /// rounding, the alarm's own target, snapped just past), in order:
-    /// 20 % down (batteryLow, Low Power Mode offered), 10 % down (offered
-    /// again), 20 % up (batteryOK), 80 % up while charging (Low Power Mode
-    /// off). Then one decision point.
+    /// The battery decision point: for each crossing recorded by
+    /// `setBatteryLevel` (or, when the alarm fired with the level short of
+    /// its target by rounding, the alarm's own target, snapped just past),
+    /// in order: down through `lowBatteryPercent` (batteryLow, Low Power
+    /// Mode offered), down through `secondLowPowerOfferPercent` (offered
+    /// again), up through `lowBatteryPercent` (batteryOK), up through
+    /// `lowPowerModeOffPercent` while charging (Low Power Mode off). Then
+    /// one decision point. The user's answer to each offer is the trace's
+    /// (`acceptsLowPower`, first and second offer of the day).
     mutating func batteryThresholdReached() {
         var crossed = pendingCrossings
         pendingCrossings = 0
@@ -244,31 +164,31 @@ extension DeviceSimulator {
             // just past it so the rules and the next alarm agree.
             let level = state.batteryPercent
             if batteryWatts < 0 {
-                let target = level > 15 ? 20.0 : 10
-                state.batteryPercent = target - 1e-9
-                crossed = target == 20 ? BatteryCrossing.down20 : BatteryCrossing.down10
+                let isLow = level > rules.downwardAlarmSplit
+                state.batteryPercent = (isLow ? rules.lowBatteryPercent : rules.secondLowPowerOfferPercent) - 1e-9
+                crossed = isLow ? BatteryCrossing.downLow : BatteryCrossing.downSecond
                 if state.batteryPercent < metrics.minBatteryPercent { metrics.minBatteryPercent = state.batteryPercent }
             } else {
-                let target = level < 50 ? 20.0 : 80
-                state.batteryPercent = target + 1e-9
-                crossed = target == 20 ? BatteryCrossing.up20 : BatteryCrossing.up80
+                let isLow = level < rules.upwardAlarmSplit
+                state.batteryPercent = (isLow ? rules.lowBatteryPercent : rules.lowPowerModeOffPercent) + 1e-9
+                crossed = isLow ? BatteryCrossing.upLow : BatteryCrossing.upOff
             }
         }
-        if crossed & BatteryCrossing.down20 != 0 {
-            if Sink.isEnabled { logState("battery_20") }
+        if crossed & BatteryCrossing.downLow != 0 {
+            if Sink.isEnabled { logState(OSRules.thresholdEventName(rules.lowBatteryPercent)) }
             policyObserve(.stateChanged, .stateChanged(.batteryLow))
             if !state.isLowPowerMode && trace.acceptsLowPower(day: now.day, threshold: 0) { setLowPower(true) }
         }
-        if crossed & BatteryCrossing.down10 != 0 {
-            if Sink.isEnabled { logState("battery_10") }
+        if crossed & BatteryCrossing.downSecond != 0 {
+            if Sink.isEnabled { logState(OSRules.thresholdEventName(rules.secondLowPowerOfferPercent)) }
             if !state.isLowPowerMode && trace.acceptsLowPower(day: now.day, threshold: 1) { setLowPower(true) }
         }
-        if crossed & BatteryCrossing.up20 != 0 {
-            if Sink.isEnabled { logState("battery_20") }
+        if crossed & BatteryCrossing.upLow != 0 {
+            if Sink.isEnabled { logState(OSRules.thresholdEventName(rules.lowBatteryPercent)) }
             policyObserve(.stateChanged, .stateChanged(.batteryOK))
         }
-        if crossed & BatteryCrossing.up80 != 0 {
-            if Sink.isEnabled { logState("battery_80") }
+        if crossed & BatteryCrossing.upOff != 0 {
+            if Sink.isEnabled { logState(OSRules.thresholdEventName(rules.lowPowerModeOffPercent)) }
             if state.isCharging && state.isLowPowerMode { setLowPower(false) }
         }
         scheduleBatteryAlarm()
@@ -290,8 +210,12 @@ extension DeviceSimulator {
 /// Bits of `DeviceSimulator.pendingCrossings`: battery thresholds crossed
 /// and not yet handled.
 enum BatteryCrossing {
-    static let down20: UInt8 = 1
-    static let down10: UInt8 = 2
-    static let up20: UInt8 = 4
-    static let up80: UInt8 = 8
+    /// Down through `OSRules.lowBatteryPercent` (the first Low Power Mode offer).
+    static let downLow: UInt8 = 1
+    /// Down through `OSRules.secondLowPowerOfferPercent`.
+    static let downSecond: UInt8 = 2
+    /// Up through `OSRules.lowBatteryPercent`.
+    static let upLow: UInt8 = 4
+    /// Up through `OSRules.lowPowerModeOffPercent` (in Low Power Mode).
+    static let upOff: UInt8 = 8
 }

@@ -15,7 +15,7 @@ extension DeviceSimulator {
             let request = runQueue.count == 1 ? runQueue.removeLast() : runQueue.removeFirst()
             // The state changed while it waited behind another task (e.g. a
             // session started): not the policy's fault, it goes back to pending.
-            if OSRules.refusal(for: request, at: now, state: state) != nil {
+            if rules.refusal(for: request, at: now, state: state) != nil {
                 withScheduler { $0.restore(request) }
                 pendingChangedByScheduler(replaced: -1)   // `restore` only appends
                 continue
@@ -36,8 +36,8 @@ extension DeviceSimulator {
         let slot = app &* 3 &+ Int(request.kind.rawValue)
         // The slot's work model is read field by field in place
         // (`slotWork[slot]`), not copied: a copy picked between the app
-        // model's `processing` and `refresh` cost ~40 instructions per start
-        // (a branch, two bounds checks, and the copy spilled to the stack).
+        // model's `processing` and `refresh` is a branch, two bounds checks
+        // and a copy spilled to the stack at every start.
         let n = appState[runsOf: slot]
         appState[runsOf: slot] = n &+ 1
         metrics.tasksRun &+= 1   // `&+=`: per-task counts cannot overflow; no test per task
@@ -105,9 +105,8 @@ extension DeviceSimulator {
         // replaced before `startNextTask` at the end.
         taskEnd = .farFuture
         // The request's fields too are read in place, when used: a copy of
-        // it taken here was kept (spilled) across the calls below for the
-        // report (~15 instructions per task end). `runningTask` does not
-        // change before `startNextTask`.
+        // it taken here would be kept (spilled) across the calls below for
+        // the report. `runningTask` does not change before `startNextTask`.
         let kind = runningTask.request.kind
         let app = Int(runningTask.request.app)
         let expired = interrupted || now < runningTask.naturalEnd
@@ -199,10 +198,10 @@ extension DeviceSimulator {
     }
 
     /// How many runs' latencies a memo miss draws (the missed run and the
-    /// next ones). Why: a miss kept one value at a time, each with the
-    /// uniqueness checks of both memo arrays and registers saved around
-    /// them in `start` (~60 instructions per latency); the latencies drawn
-    /// for runs that never happen cost less (at most 7 per slot and user).
+    /// next ones). Why: keeping one value per miss pays the uniqueness
+    /// checks of both memo arrays and the registers saved around them in
+    /// `start` for every latency; drawing a few for runs that never happen
+    /// (at most 7 per slot and user) is cheaper.
     static var latencyDrawAhead: UInt64 { 8 }
 
     /// Appends the latencies of runs `n ..< n + latencyDrawAhead` to `runs`
@@ -221,9 +220,8 @@ extension DeviceSimulator {
     /// (`taskDrawPrefixes[2·slot + 1]`).
     ///
     /// Static, taking only what it reads: as a method on the simulator it
-    /// could make Swift copy the whole ~1.9 kB simulator before the call
-    /// (measured +44 M instructions in a variant where the simulator was
-    /// not address-only; see Docs/Performance.md).
+    /// could make Swift copy the whole simulator (about 2 kB) before the
+    /// call (Docs/Performance.md).
     /// The two fields it reads are passed, not the work model (which the
     /// call copied to the stack).
     static func drawServerLatency(median: SimDuration, sigma: Double, prefix: UInt64, run n: UInt64) -> SimDuration {
@@ -260,8 +258,8 @@ extension DeviceSimulator {
 /// The standard normal quantile Φ⁻¹(p) for p in [0, 1) (0 is moved to
 /// 2⁻⁵⁴). Acklam's rational approximation (relative error < 1.2e-9): no
 /// libm call in the central 95 % (one `log` and `sqrt` in the tails), which
-/// keeps a latency draw per task cheap (Box–Muller's log, cos and sqrt per
-/// draw cost ~5 % of the whole simulation).
+/// keeps a latency draw per task cheap (Box–Muller needs a log, a cos and a
+/// sqrt per draw).
 @inline(__always)
 func standardNormalQuantile(_ p0: Double) -> Double {
     let p = p0 > 0 ? p0 : 0x1.0p-54

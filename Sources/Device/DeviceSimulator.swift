@@ -14,21 +14,13 @@ import SimCore
 /// at the same time. Content updates are never
 /// events: they are read by cursor at launches and fetches.
 ///
-/// Why cursors and not SimCore's `EventQueue`/`Engine` (measured, perf2
-/// round): with the endogenous timers on an `EventQueue` (a timer change is
-/// a cancel plus a push, skipped when the time is unchanged; the due timer
-/// is popped; exogenous streams stay cursors) the whole-simulation
-/// benchmark (`BGBenchmarks --filter simulation`: default suite's 12
-/// configurations, 200 users × 7 days, best of 3, one thread) ran at
-/// 5.2 M events/s against 7.9 M events/s for the cursor loop, alternating
-/// the two binaries in one session on the same 2-core machine — 34 %
-/// slower, far past the 5 % allowed, with byte-identical outputs. The
-/// queue costs ~25–45 ns per push+pop while the device's timers change
-/// several times per event (the policy's wake at every decision, the
-/// battery alarm at most events) and a minimum of six values costs a few
-/// ns. (A radix heap also refuses times before the last pop; the loop never
-/// goes back in time, checked under `BGBENCH_INVARIANTS`.) The experiment is
-/// commit "EXPERIMENT … EventQueue" on branch `perf2-engine-eval`.
+/// Why cursors and not SimCore's `EventQueue`: a minimum over six values
+/// is cheaper than a push and a pop when the timers change several times
+/// per event (the policy's wake at every decision, the battery alarm at
+/// most events), as they do here with seven apps; the measurement, and
+/// where the balance turns with more apps and mechanisms, is in
+/// Docs/Performance.md ("The event core"). The loop never goes back in
+/// time (checked under `BGBENCH_INVARIANTS`).
 ///
 /// Generic over the policy and the event sink so that both are specialised
 /// (no existential or log cost on the hot path). Start from
@@ -43,6 +35,8 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
 
     // Per-app static data.
     let models: [AppModel]
+    /// The OS rules' parameters (`config.rules`, read often).
+    let rules: OSRules
     let refreshBudget: SimDuration
     let processingBudget: SimDuration
     let refreshIdentifier: Int32 = 0
@@ -52,9 +46,8 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     let horizon: SimTime
 
     // Exogenous cursors. When one moves, its stream's next boundary is
-    // recomputed (`sessionCursorMoved` and friends): the loop used to
-    // recompute all three at every event, and they move at about one event
-    // in four.
+    // recomputed (`sessionCursorMoved` and friends), not all three at every
+    // event: they move at about one event in four.
     var sessionIndex = 0 { didSet { sessionCursorMoved() } }
     var inSession = false { didSet { sessionCursorMoved() } }
     var chargingIndex = 0 { didSet { chargingCursorMoved() } }
@@ -71,18 +64,18 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     // Device state.
     /// The current time. Stored in the policy's context (`ctx.now`), like
     /// `state`: written when time advances rather than just before each
-    /// policy call, whose copy of the context then stalled on the fresh
+    /// policy call, whose copy of the context would then wait on the fresh
     /// store (store-to-load forwarding). `ctx.now` is `now` at every policy
-    /// call, as before.
+    /// call.
     public internal(set) var now: SimTime {
         get { ctx.now }
         set { ctx.now = newValue }
     }
     /// The device state. Stored in the policy's context (`ctx.device`), so
-    /// a decision point does not copy it there: written field by field just
-    /// before the context was passed (and so copied whole), it stalled on
-    /// store-to-load forwarding, ~2 % of the simulation. `ctx.device` is
-    /// the state at every policy call, as before.
+    /// a decision point does not copy it there (written field by field just
+    /// before the context is passed, and so copied whole, it would wait on
+    /// store-to-load forwarding). `ctx.device` is the state at every policy
+    /// call.
     var state: DeviceState {
         get { ctx.device }
         _modify { yield &ctx.device }
@@ -93,11 +86,10 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     /// context, `ctx.pending` (see `pending`).
     var scheduler: BackgroundTaskScheduler
     /// The pending requests, in submission order: the policy's context's
-    /// own list. Moving them into the context before each policy call and
-    /// back after it (a swap with the scheduler's list) stored to the
-    /// context just before the call copied it: a store-to-load forwarding
-    /// stall per call. Now a swap happens around each scheduler call
-    /// (`submit`, `restore`) instead, which is not followed by a copy.
+    /// own list, so that nothing is stored to the context just before a
+    /// policy call copies it. The swap with the scheduler's list happens
+    /// around each scheduler call (`submit`, `restore`) instead, which is
+    /// not followed by a copy.
     var pending: [TaskRequest] {
         get { ctx.pending }
         _modify { yield &ctx.pending }
@@ -105,15 +97,14 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     var radio: RadioModel
     let capacityJoules: Double
     /// Battery percent per joule, `100 / capacityJoules`: the level moves by
-    /// a multiplication at every event, not a division (whose latency was
-    /// ~4 % of the run).
+    /// a multiplication at every event, not a division (a long-latency
+    /// instruction on the loop's critical path).
     let percentPerJoule: Double
     /// `batteryWatts`, kept up to date by `screenOrChargerChanged`.
     var batteryWattsNow = 0.0
     let chargingWatts: Double
-    var batteryAlarm: SimTime = .farFuture
-    /// Inputs of a battery alarm not yet computed (see `scheduleBatteryAlarm`).
-    var alarmInputs: AlarmInputs? = nil
+    /// The next battery decision point (see ``BatteryAlarm``).
+    var alarm: BatteryAlarm
     /// Thresholds the level crossed and the threshold logic has not yet
     /// handled (`BatteryCrossing` bits): the battery event is due now.
     var pendingCrossings: UInt8 = 0
@@ -132,7 +123,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     public private(set) var hitEventLimit = false
 
     /// The observation kinds the policy reads (others are not delivered).
-    let observes: ObservationKinds
+    var observes: ObservationKinds
     /// Consult the policy at session start: it observes launches or asks
     /// for it (``SchedulingPolicy/decidesAtSessionStart``).
     let decidesAtSessionStart: Bool
@@ -150,9 +141,8 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     var policyWake: SimTime = .farFuture
     var runQueue: [TaskRequest] = []
     /// The running task, if any (`isRunning`). Why not a `RunningTask?`:
-    /// clearing the optional at every task end zeroed its ~100 bytes, and
-    /// taking the task out copied them (−9.6 M instructions on the default
-    /// suite at 40 users × 7 days).
+    /// clearing the optional at every task end zeroes its ~100 bytes, and
+    /// taking the task out copies them.
     var runningTask = RunningTask.idle
     var isRunning = false
     var taskEnd: SimTime = .farFuture
@@ -191,15 +181,6 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     var delayMicros: Int64 = 0
     var tailLogged = 0.0
 
-    /// A battery alarm not yet computed: the level `level` at `anchor`
-    /// moves at `watts` (never 0) towards `target` (see `scheduleBatteryAlarm`).
-    struct AlarmInputs {
-        var anchor: SimTime
-        var level: Double
-        var watts: Double
-        var target: Double
-    }
-
     struct RunningTask {
         var request: TaskRequest
         var start: SimTime
@@ -234,8 +215,9 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
             ? Array(repeating: configuration.defaultApp, count: n)
             : trace.appNames.map { configuration.model(forApp: $0) }
         horizon = trace.horizon
-        refreshBudget = configuration.refreshBudget
-        processingBudget = configuration.processingBudget
+        refreshBudget = configuration.rules.refreshBudget
+        processingBudget = configuration.rules.processingBudget
+        rules = configuration.rules
         // Identifiers are interned as their index (refresh 0, processing 1,
         // fetch 2, as submitted below); the simulator never submits or
         // cancels by name, so every app shares one identifier list instead
@@ -246,10 +228,11 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
             let bar = trace.backgroundAppRefreshEnabled?[i] ?? models[i].backgroundAppRefreshEnabled
             registrations.append(.init(identifiers: internedIdentifiers, backgroundAppRefreshEnabled: bar))
         }
-        scheduler = BackgroundTaskScheduler(apps: registrations)
+        scheduler = BackgroundTaskScheduler(apps: registrations, rules: configuration.rules)
         radio = RadioModel(parameters: configuration.energy)
         capacityJoules = (configuration.batteryCapacityWh ?? trace.batteryCapacityWh) * 3600
         percentPerJoule = 100 / capacityJoules
+        alarm = BatteryAlarm(capacityJoules: capacityJoules)
         chargingWatts = trace.chargingWatts ?? configuration.chargingWatts
         networkSegments = Self.tile(trace.network, horizon: trace.horizon)
         appState = AppStateTable(appCount: n)
@@ -304,7 +287,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         initial.network = .offline
         ctx = PolicyContext(now: .zero, device: initial, pending: [], appCount: n, radioUpUntil: nil,
                             lastSessionEnd: nil, random: random, future: future, backgroundJoules: 0,
-                            refreshBudget: refreshBudget)
+                            rules: configuration.rules)
         ctx.model = trace.model
         // The pending requests live in the context (see `pending`).
         scheduler.swapPending(with: &ctx.pending)
@@ -313,6 +296,12 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         networkCursorMoved()
         chargingCursorMoved()
     }
+
+    /// Delivers every observation to the policy from now on, whatever its
+    /// `observedKinds` (decision points stay as declared): how
+    /// `PolicyConformance` checks that the declaration only saves work.
+    @_spi(BuiltInPolicies)
+    public mutating func deliverEveryObservation() { observes = .all }
 
     /// Fills gaps in the network intervals with offline so the segments tile [0, horizon).
     static func tile(_ intervals: [DeviceTrace.Network], horizon: SimTime) -> [DeviceTrace.Network] {
@@ -349,7 +338,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
 
         while true {
             let tOthers = min(taskEnd, nextExogenous, policyWake)
-            let tBattery = pendingCrossings == 0 ? batteryAlarm(unlessAfter: tOthers) : now
+            let tBattery = pendingCrossings == 0 ? alarm.time(unlessAfter: tOthers) : now
             var t = min(tOthers, tBattery)
             if t >= horizon { t = horizon }
             #if BGBENCH_INVARIANTS
@@ -376,8 +365,8 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
             } else {
                 // The alarm may have been left unresolved above (later
                 // than the other events): resolve it to compare.
-                resolveBatteryAlarm()
-                if pendingCrossings != 0 || batteryAlarm == t {
+                alarm.resolve()
+                if pendingCrossings != 0 || alarm.time == t {
                     batteryThresholdReached()
                 } else {
                     policyWake = .farFuture

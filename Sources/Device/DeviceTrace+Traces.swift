@@ -20,6 +20,9 @@ extension DeviceTrace {
         let days = max(0, user.horizon.day) + 1
         var lpm: [[Bool]] = []
         lpm.reserveCapacity(days)
+        // The trace set stores the user's answers to the day's first and
+        // second offer (Traces names them by their default levels, 20 and
+        // 10): the simulator asks them at the levels of its `OSRules`.
         for d in 0..<days {
             lpm.append([user.acceptsLowPowerMode(day: d, thresholdPercent: 20),
                         user.acceptsLowPowerMode(day: d, thresholdPercent: 10)])

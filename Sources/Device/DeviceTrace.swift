@@ -49,7 +49,9 @@ public struct DeviceTrace: Sendable {
     public var network: [Network]
     /// Content update publication times per app, sorted.
     public var contentUpdates: [[SimTime]]
-    /// Low Power Mode accepted when offered: `[day][0]` at 20 %, `[day][1]` at 10 %.
+    /// Low Power Mode accepted when offered: `[day][0]` at the first offer
+    /// of the day (`OSRules.lowBatteryPercent`, 20 % by default), `[day][1]`
+    /// at the second (`OSRules.secondLowPowerOfferPercent`, 10 %).
     /// Missing days mean "declined".
     public var lowPowerAccepted: [[Bool]]
     /// Drain while the screen is on, watts.
@@ -87,7 +89,7 @@ public struct DeviceTrace: Sendable {
         self.chargingWatts = chargingWatts
     }
 
-    /// Whether the user accepts Low Power Mode offered on `day` at threshold index 0 (20 %) or 1 (10 %).
+    /// Whether the user accepts Low Power Mode offered on `day` at offer 0 (the first) or 1 (the second).
     public func acceptsLowPower(day: Int, threshold: Int) -> Bool {
         day >= 0 && day < lowPowerAccepted.count && threshold < lowPowerAccepted[day].count
             && lowPowerAccepted[day][threshold]

@@ -1,26 +1,19 @@
 import SimCore
 
-/// `context.isEligible(r)` (`OSRules.refusal(for:at:state:) == nil`) for many
-/// requests of one decision, with the device-state half of the rules read
-/// once per decision instead of once per request.
+/// `context.isEligible(r)` for many requests of one decision: the
+/// device-state half of ``OSRules`` folded once into a 16-bit table of the
+/// request shapes the state forbids, so that each request costs three
+/// comparisons (earliest begin, its shape's bit, the foreground app).
 ///
-/// Why: a policy's `decide` walks the pending list at every decision point
-/// (hundreds of thousands per run) and asks for each request whether the OS
-/// would start it. `OSRules.refusal` re-reads the device state (Low Power
-/// Mode, battery, screen, foreground app, charger, network) for every
-/// request and returns the first broken rule, which policies only compare
-/// with nil. Here the state is folded up front into a 16-bit table, and a
-/// request is eligible when it breaks none of the rules — the same answer
-/// (the refusal is nil exactly when no rule is broken; which one comes first
-/// does not matter for a yes/no). Three registers (now, the table, the
-/// foreground app) instead of six state fields keep a policy's loop out of
-/// the stack. `PoliciesTests` (FastPathTests) checks it against
-/// `OSRules.refusal` over every combination of request and state that a
-/// rule reads.
-///
-/// Keep it in step with `OSRules.refusal` (DeviceState.swift): it lives
-/// next to it, in Device, so a rule change touches one module.
-@frozen
+/// Derived from ``EligibilityRules`` (part of ``OSRules``): each bit term
+/// below reads the same rule predicate `refusal` does (`contentRefreshBlocked`,
+/// `processingBlocked`, `externalPowerMissing`, `networkMissing`), so a
+/// rule or threshold changed there changes this too. A request is eligible
+/// exactly when it breaks no rule, which is when the refusal is nil (which
+/// rule comes first does not matter for a yes/no). `PoliciesTests`
+/// (FastPathTests) checks the two over every combination of request and
+/// state that a rule reads.
+@_spi(BuiltInPolicies) @frozen
 public struct EligibilityTest {
     /// `context.now`, microseconds (rule 1: not before `earliestBegin`).
     public let now: Int64
@@ -42,7 +35,7 @@ public struct EligibilityTest {
             | (r.requiresNetworkConnectivity ? 8 : 0)
     }
 
-    // The shapes each state forbids, as sets of `shape` bits.
+    // The shapes each rule forbids, as sets of `shape` bits.
     /// Refresh and fetch (kind 0 or 2), any requirements.
     @inlinable public static var refreshShapes: UInt16 { 0b0101_0101_0101_0101 }
     /// Processing (kind 1), any requirements.
@@ -55,16 +48,14 @@ public struct EligibilityTest {
     @inlinable @inline(__always)
     public init(_ context: PolicyContext) {
         let state = context.device
+        let rules = context.eligibilityRules
         now = context.now.microseconds
-        // One term per rule, combined without branches (selects).
-        // Rule 4: Low Power Mode or low battery stop refresh and fetch.
-        let lowPower: UInt16 = state.isLowPowerMode ? Self.refreshShapes : 0
-        let lowBattery: UInt16 = state.batteryPercent < OSRules.lowBatteryPercent ? Self.refreshShapes : 0
-        // Rule 3: the screen on stops processing; the requirements.
-        let screenOn: UInt16 = state.isScreenOn ? Self.processingShapes : 0
-        let noPower: UInt16 = state.isCharging ? 0 : Self.powerShapes
-        let offline: UInt16 = state.network.isOnline ? 0 : Self.networkShapes
-        blockedShapes = lowPower | lowBattery | screenOn | noPower | offline
+        // One term per rule of `OSRules.refusal`, combined without branches.
+        let refresh: UInt16 = rules.contentRefreshBlocked(state) != nil ? Self.refreshShapes : 0
+        let processing: UInt16 = EligibilityRules.processingBlocked(state) ? Self.processingShapes : 0
+        let power: UInt16 = EligibilityRules.externalPowerMissing(state) ? Self.powerShapes : 0
+        let network: UInt16 = EligibilityRules.networkMissing(state) ? Self.networkShapes : 0
+        blockedShapes = refresh | processing | power | network
         if let f = state.foregroundApp { foregroundApp = Int64(f) } else { foregroundApp = .min }
     }
 

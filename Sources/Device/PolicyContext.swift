@@ -29,13 +29,17 @@ public struct PolicyContext: Sendable {
     public var model: UsageModelKnowledge?
     /// Background energy spent so far, joules.
     public var backgroundJoules: Double
-    /// Run-time budget of an app refresh.
+    /// The parameters of the rules that decide whether a request may
+    /// start now on this device (`OSRules.eligibility` of the device
+    /// configuration: `lowBatteryPercent`).
+    public var eligibilityRules: EligibilityRules
+    /// Run-time budget of an app refresh (`OSRules.refreshBudget`).
     public var refreshBudget: SimDuration
 
     public init(now: SimTime, device: DeviceState, pending: [TaskRequest] = [], appCount: Int = 1,
                 radioUpUntil: SimTime? = nil, lastSessionEnd: SimTime? = nil,
                 random: DeviceRandom = DeviceRandom(key: 0), future: FutureLaunches? = nil,
-                backgroundJoules: Double = 0, refreshBudget: SimDuration = .seconds(30 as Int64)) {
+                backgroundJoules: Double = 0, rules: OSRules = .standard) {
         self.now = now
         self.device = device
         self.pending = pending
@@ -45,18 +49,19 @@ public struct PolicyContext: Sendable {
         self.random = random
         self.future = future
         self.backgroundJoules = backgroundJoules
-        self.refreshBudget = refreshBudget
+        self.eligibilityRules = rules.eligibility
+        self.refreshBudget = rules.refreshBudget
     }
 
     /// Why the OS would refuse to start `request` now, or nil if it may start.
     @inlinable
     public func refusal(for request: TaskRequest) -> Refusal? {
-        OSRules.refusal(for: request, at: now, state: device)
+        eligibilityRules.refusal(for: request, at: now, state: device)
     }
 
-    /// The OS would start `request` now. (A policy that asks this of every
-    /// pending request at every decision can build one `EligibilityTest`
-    /// per decision instead: same answers, the device state read once.)
+    /// The OS would start `request` now: the one way for a policy to ask
+    /// the OS rules (``EligibilityRules``, with this device's threshold).
+    /// Inlined into the caller, a handful of comparisons.
     @inlinable
     public func isEligible(_ request: TaskRequest) -> Bool { refusal(for: request) == nil }
 

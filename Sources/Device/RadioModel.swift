@@ -32,8 +32,8 @@ public struct RadioModel: Sendable {
     private var freeTailUntil: Int64 = Self.never
     /// No time yet (an active period, a paid tail): far enough below every
     /// time that adding a tail or subtracting a time cannot overflow, so
-    /// the hot paths below use wrapping operators (`&+`, `&-`): the
-    /// overflow tests only cost instructions.
+    /// the hot paths below use wrapping operators (`&+`, `&-`) without
+    /// overflow tests.
     static let never: Int64 = .min / 4
     /// The foreground's active period on this network (the last session
     /// while online): the foreground pays the radio's base active power β
@@ -174,9 +174,8 @@ public struct RadioModel: Sendable {
     /// foreground keeps the radio active (a session while online) the
     /// foreground already pays β: the transfer's marginal power over that
     /// overlap is only αu·up + αd·down; β is charged only for the part of
-    /// the transfer outside the foreground's active period. (Until round
-    /// fix-device β was charged in full: double-counted during sessions.)
-    /// Known simplification: a transfer already running when a session
+    /// the transfer outside the foreground's active period (charged in
+    /// full, β would be counted twice during sessions). Known simplification: a transfer already running when a session
     /// starts keeps the β charged at its start.
     public mutating func backgroundTransfer(at t: SimTime, bytesUp: Double, bytesDown: Double,
                                             latency: SimDuration) -> (end: SimTime, ledger: EnergyLedger) {
@@ -216,9 +215,9 @@ public struct RadioModel: Sendable {
         let alpha = shape.alphaJoules
         // Promotion and active energy added to a local copy and stored at
         // once, the charge computed from it: adding to `energy` field by
-        // field and then subtracting `before` from it reloaded the fields
-        // just stored in pairs, which stalled on store-to-load forwarding
-        // (~1 % of the simulation). Same additions, same values.
+        // field and then subtracting `before` from it would reload the
+        // fields just stored (a store-to-load forwarding wait). Same
+        // additions, same values.
         var after = energy
         if promoted { after.promotion += p.promotionJoules }
         after.active += p.betaWatts * betaSeconds + alpha
@@ -259,11 +258,11 @@ public struct RadioModel: Sendable {
 }
 
 /// `Int64(x.rounded())` (to nearest, ties away from zero) without the libm
-/// call: the build's baseline x86-64 has no rounding instruction, and
-/// `round` was ~1.5 % of the simulation (two per task start). Same value for
+/// call (the build's baseline x86-64 has no rounding instruction, and this
+/// runs twice per task start). Same value for
 /// every x: below 2⁵² in magnitude the truncation and `x - trunc(x)` are
 /// exact, so the tie test is exact; from 2⁵² on every double is already an
-/// integer. (NaN or out of Int64 range traps in `Int64(_:)`, as before.)
+/// integer. (NaN or out of Int64 range traps in `Int64(_:)`.)
 ///
 /// The ±1 is added without a branch: the fraction of a transfer's length is
 /// as good as random, so a branch on it was mispredicted about every other

@@ -1,8 +1,10 @@
 import SimCore
 
-/// A policy that decides each pending request on its own: from when it runs
-/// (whenever the OS allows it then) and when to wake for it. Write
-/// ``plan(for:)`` instead of `decide`; `decide` is derived from it.
+/// A built-in policy that decides each pending request on its own: from
+/// when it runs (whenever the OS allows it then) and when to wake for it.
+/// It writes ``plan(for:)`` instead of `decide`; `decide` is derived from
+/// it. Part of the simulator's interface to the built-in policies (SPI
+/// `BuiltInPolicies`, see BuiltInPolicyHints.swift), not of the seam.
 ///
 /// Many policies are such a rule per request (greedy: "from its earliest
 /// begin"; fixed-interval: "from `interval − flex` after the app's last
@@ -30,6 +32,7 @@ import SimCore
 /// by the simulator and `decide` at every decision — and reports any
 /// difference; `PoliciesTests` (PlanningPathTests) does it event by event
 /// for the shipped ones.
+@_spi(BuiltInPolicies)
 public protocol RequestPlanningPolicy: SchedulingPolicy {
     /// The plan for `request` given the policy's state now.
     func plan(for request: TaskRequest) -> RequestPlan
@@ -70,6 +73,7 @@ public enum PlanScope: UInt8, Sendable, Hashable {
     case observedApp
 }
 
+@_spi(BuiltInPolicies)
 extension RequestPlanningPolicy {
     public static var planningScope: PlanScope { .all }
 

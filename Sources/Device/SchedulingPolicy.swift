@@ -2,14 +2,14 @@ import SimCore
 
 /// A background-task scheduling policy: the plug-in seam of BGBench.
 ///
-/// A policy is a value type. The simulator owns one copy per simulated
-/// device, tells it what happens through ``observe(_:context:)`` and asks it
-/// at every decision point (a wake it asked for, a state change, a task
-/// finished, a session ended, a session started for policies that ask for
-/// it, a battery threshold) what to do through
-/// ``decide(context:)``. It chooses *when* the system wakes and *which*
-/// eligible tasks run; the OS rules are enforced whatever it answers, and
-/// refused asks are counted (``UserMetrics/tasksRefused``).
+/// A policy is a value type with two methods. The simulator owns one copy
+/// per simulated device, tells it what happens through
+/// ``observe(_:context:)`` and asks it at every decision point (a wake it
+/// asked for, a state change, a task finished, a session started or ended,
+/// a battery threshold) what to do through ``decide(context:)``. It chooses
+/// *when* the system wakes and *which* eligible tasks run; the OS rules are
+/// enforced whatever it answers (``PolicyContext/isEligible(_:)`` asks
+/// them), and refused asks are counted (``UserMetrics/tasksRefused``).
 ///
 /// A policy must be deterministic: the same observations and contexts give
 /// the same decisions (use `context.random` for any randomness).
@@ -24,12 +24,11 @@ import SimCore
 /// ``PolicyObservation/taskFinished(_:)`` (which carries the start time)
 /// and the pending list in the next context — never from having asked.
 ///
-/// **Observations it reads.** ``observedKinds`` declares which kinds of
-/// ``PolicyObservation`` ``observe(_:context:)`` uses; the simulator skips
-/// the others (and the context it would build for them). A wrapper
-/// declares its base's kinds plus its own. Declaring `.launch` also gives
-/// a decision point at the start of every session; a policy that needs one
-/// there without reading launches sets ``decidesAtSessionStart``.
+/// Every observation is delivered and `decide` is asked at every decision
+/// point. (The built-in policies tell the simulator, through an interface
+/// of the Device module that only they use, which observations they ignore
+/// and how they plan per request; `PolicyConformance.check` verifies such
+/// claims against the policy's behaviour with everything delivered.)
 /// See Docs/WritingAPolicy.md.
 public protocol SchedulingPolicy: Sendable {
     /// True only for bounds that need to see the future (the oracle): the
@@ -41,49 +40,48 @@ public protocol SchedulingPolicy: Sendable {
     /// ``PolicyContext/model`` through ``DeviceTrace/model``. Default false.
     static var needsModelKnowledge: Bool { get }
 
-    /// The kinds of observation ``observe(_:context:)`` uses. The simulator
-    /// does not call `observe` for the other kinds (it then skips building
-    /// the context too: about a third of the simulator's time for policies
-    /// that ignore most observations). Declare fewer than `.all` only if
-    /// `observe` really ignores the rest. Default: `.all`.
-    static var observedKinds: ObservationKinds { get }
-
-    /// Whether the policy wants a decision point at the start of every
-    /// foreground session (right after the `.launch` observation), even
-    /// though it does not observe launches. Policies that observe
-    /// `.launch` are always consulted there; the others only if this is
-    /// true. Default false: at a session start nothing becomes eligible
-    /// that was not before, so a policy that ignores launches decides as it
-    /// did at the last decision point — except one that acts on the radio
-    /// being up (coalescing: run pending work while the session keeps the
-    /// radio active), which should answer true.
-    static var decidesAtSessionStart: Bool { get }
-
     /// Something happened. Default: ignore it.
     mutating func observe(_ observation: PolicyObservation, context: PolicyContext)
 
     /// What to run now and when to be woken next.
     mutating func decide(context: PolicyContext) -> PolicyDecision
 
-    /// Non-nil for a ``RequestPlanningPolicy``: its planning scope. The
-    /// simulator's way to find one behind an existential. Do not implement:
-    /// conforming to ``RequestPlanningPolicy`` sets it.
-    static var planScope: PlanScope? { get }
+    // The simulator's interface to the built-in policies (see
+    // `BuiltInPolicyHints.swift`): not part of the seam a policy author
+    // sees. Each has a default that is right for every policy.
+
+    /// The kinds of observation ``observe(_:context:)`` uses; the simulator
+    /// does not deliver the others. Default `.all`.
+    @_spi(BuiltInPolicies) static var observedKinds: ObservationKinds { get }
+
+    /// A decision point at the start of every session although the policy
+    /// does not observe launches. Default false.
+    @_spi(BuiltInPolicies) static var decidesAtSessionStart: Bool { get }
+
+    /// Non-nil for a ``RequestPlanningPolicy``: its planning scope.
+    /// Conforming to ``RequestPlanningPolicy`` sets it.
+    @_spi(BuiltInPolicies) static var planScope: PlanScope? { get }
 
     /// ``RequestPlanningPolicy/plan(for:)`` for a planning policy (the
     /// simulator calls it through the existential); ``RequestPlan/never``
-    /// otherwise. Do not implement: conforming to ``RequestPlanningPolicy``
-    /// sets it.
-    func requestPlan(for request: TaskRequest) -> RequestPlan
+    /// otherwise. Conforming to ``RequestPlanningPolicy`` sets it.
+    @_spi(BuiltInPolicies) func requestPlan(for request: TaskRequest) -> RequestPlan
 }
 
 extension SchedulingPolicy {
     public static var needsFutureKnowledge: Bool { false }
     public static var needsModelKnowledge: Bool { false }
-    public static var observedKinds: ObservationKinds { .all }
-    public static var decidesAtSessionStart: Bool { false }
     public mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {}
+    // The defaults of the built-in policies' interface. Public because a
+    // policy in another module takes them as its witnesses; hidden from
+    // the documentation because no author needs them.
+    @_documentation(visibility: internal)
+    public static var observedKinds: ObservationKinds { .all }
+    @_documentation(visibility: internal)
+    public static var decidesAtSessionStart: Bool { false }
+    @_documentation(visibility: internal)
     public static var planScope: PlanScope? { nil }
+    @_documentation(visibility: internal)
     public func requestPlan(for request: TaskRequest) -> RequestPlan { .never }
 }
 
@@ -95,11 +93,11 @@ public struct PolicyDecision: Sendable, Hashable {
         get { runList ?? [] }
         set { runList = newValue.isEmpty ? nil : newValue }
     }
-    /// `run`, with nil for the empty list. Why: a decision comes back from
-    /// a dynamic call at every decision point and its caller releases the
-    /// list; releasing the shared empty array is a call into the runtime,
-    /// nil costs a test (−10 M instructions, 0.5 %, on the 40-user default
-    /// suite). Read `run`; the simulator reads this.
+    /// `run`, with nil for the empty list: the storage behind `run`. Why:
+    /// a decision comes back from a dynamic call at every decision point
+    /// and its caller releases the list; nil needs no release, the shared
+    /// empty array does (Docs/Performance.md). Policies read and write
+    /// `run`; the simulator reads this.
     @usableFromInline
     var runList: [RequestID]?
     /// Run every request that is eligible now (no allocation: the fast path
@@ -184,34 +182,4 @@ public enum PolicyObservation: Sendable, Hashable {
     case stateChanged(StateChange)
     /// The OS refused to start a request the policy asked for.
     case refused(RequestID, Refusal)
-}
-
-/// A set of ``PolicyObservation`` kinds (``SchedulingPolicy/observedKinds``).
-public struct ObservationKinds: OptionSet, Sendable, Hashable {
-    public let rawValue: UInt8
-    @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
-
-    public static let launch = ObservationKinds(rawValue: 1 << 0)
-    public static let sessionEnded = ObservationKinds(rawValue: 1 << 1)
-    public static let submitted = ObservationKinds(rawValue: 1 << 2)
-    public static let taskFinished = ObservationKinds(rawValue: 1 << 3)
-    public static let stateChanged = ObservationKinds(rawValue: 1 << 4)
-    public static let refused = ObservationKinds(rawValue: 1 << 5)
-    /// Every kind, including kinds added later.
-    public static let all = ObservationKinds(rawValue: .max)
-}
-
-extension PolicyObservation {
-    /// The kind of this observation.
-    @inlinable
-    public var kind: ObservationKinds {
-        switch self {
-        case .launch: .launch
-        case .sessionEnded: .sessionEnded
-        case .submitted: .submitted
-        case .taskFinished: .taskFinished
-        case .stateChanged: .stateChanged
-        case .refused: .refused
-        }
-    }
 }

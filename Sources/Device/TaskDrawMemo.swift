@@ -7,7 +7,7 @@ import SimCore
 /// slot (app, kind), its run number and the slot's work model (common random
 /// numbers: the same task has the same latency under every policy), but
 /// drawing it (a hash, the normal quantile with its division, `exp`, a
-/// rounding) was ~8 % of the default suite's time. The runner simulates
+/// rounding) is a large part of a task start (Docs/Performance.md). The runner simulates
 /// every configuration of a user one after another on one thread, so it
 /// hands the same memo to each: a latency is drawn once per user, by the
 /// first configuration that runs that task, and read back by the others.

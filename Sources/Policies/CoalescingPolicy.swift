@@ -1,4 +1,4 @@
-import Device
+@_spi(BuiltInPolicies) import Device
 import SimCore
 
 /// `coalescing` — wraps any policy and aligns its wakes so that several
@@ -40,9 +40,6 @@ import SimCore
 /// - `base` (policy, required): the policy whose decisions are coalesced.
 public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
     public static var needsFutureKnowledge: Bool { Base.needsFutureKnowledge }
-    public static var observedKinds: ObservationKinds { Base.observedKinds }
-    /// A session start brings the radio up: a decision point to ride it.
-    public static var decidesAtSessionStart: Bool { true }
     /// Most successive base decisions looked at while the radio is up.
     public static var maxLookahead: Int { 16 }
     public var base: Base
@@ -104,8 +101,7 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
     /// Inlined into `decide` (it mostly returns the base's decision at
     /// once); the lookahead itself is `pulledAhead`. Both change nothing,
     /// but are `mutating`: called from `decide` with `self` in place, where
-    /// a non-mutating call first copied `self` to the stack (−2.9 M
-    /// instructions on the 40-user default suite).
+    /// a non-mutating call would first copy `self` to the stack.
     @inline(__always)
     mutating func rideTail(_ inner: PolicyDecision, context: PolicyContext, radioUpUntil: SimTime) -> PolicyDecision {
         let now = context.now
@@ -247,4 +243,12 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
             }
         }
     }
+}
+
+@_spi(BuiltInPolicies)
+extension CoalescingPolicy {
+    /// Its own decisions read no observation: its base's kinds.
+    public static var observedKinds: ObservationKinds { Base.observedKinds }
+    /// A session start brings the radio up: a decision point to ride it.
+    public static var decidesAtSessionStart: Bool { true }
 }

@@ -1,4 +1,4 @@
-import Device
+@_spi(BuiltInPolicies) import Device
 import Foundation
 import SimCore
 
@@ -18,8 +18,6 @@ import SimCore
 /// - `base` (policy, required): the policy whose runs are held back.
 public struct ExponentialBackoffPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
     public static var needsFutureKnowledge: Bool { Base.needsFutureKnowledge }
-    public static var observedKinds: ObservationKinds { Base.observedKinds.union([.taskFinished, .launch]) }
-    public static var decidesAtSessionStart: Bool { Base.decidesAtSessionStart }
     public var base: Base
     public var initial: SimDuration
     public var factor: Double
@@ -117,4 +115,11 @@ public struct ExponentialBackoffPolicy<Base: SchedulingPolicy>: SchedulingPolicy
         }
         return PolicyDecision(run: run, wakeAt: wake)
     }
+}
+
+@_spi(BuiltInPolicies)
+extension ExponentialBackoffPolicy {
+    /// Its base's kinds, and failures (task reports) and the launches that reset them.
+    public static var observedKinds: ObservationKinds { Base.observedKinds.union([.taskFinished, .launch]) }
+    public static var decidesAtSessionStart: Bool { Base.decidesAtSessionStart }
 }

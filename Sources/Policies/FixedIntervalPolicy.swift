@@ -1,4 +1,4 @@
-import Device
+@_spi(BuiltInPolicies) import Device
 import SimCore
 
 /// `fixed-interval` — refreshes each app every `interval`, as
@@ -15,9 +15,7 @@ import SimCore
 /// Parameters:
 /// - `interval` (duration, default 1h): the period per app.
 /// - `flex` (duration, default 5m): how early a due refresh may run.
-public struct FixedIntervalPolicy: RequestPlanningPolicy {
-    public static var observedKinds: ObservationKinds { .taskFinished }
-    public static var planningScope: PlanScope { .observedApp }
+public struct FixedIntervalPolicy: SchedulingPolicy {
     public var interval: SimDuration
     public var flex: SimDuration
     /// Last background run start per app (grows on demand).
@@ -42,18 +40,25 @@ public struct FixedIntervalPolicy: RequestPlanningPolicy {
         if lastRun.count <= a { lastRun += Array(repeating: SimTime(microseconds: Int64.min / 4), count: a + 1 - lastRun.count) }
         lastRun[a] = report.start
     }
+}
+
+// Its rule is one plan per request, kept by the simulator; `decide` is
+// derived from it (``RequestPlanningPolicy``).
+@_spi(BuiltInPolicies)
+extension FixedIntervalPolicy: RequestPlanningPolicy {
+    /// Only task reports (they move `lastRun`).
+    public static var observedKinds: ObservationKinds { .taskFinished }
+    /// A report changes only `lastRun` of the reported app.
+    public static var planningScope: PlanScope { .observedApp }
 
     /// Processing runs whenever the OS allows it (no wake of its own); a
     /// refresh runs from `flex` before it is due (`interval` after the
     /// app's last background run, time zero if none) and wakes the device
     /// when it is due (not before its earliest begin).
-    ///
-    /// A plan per request (``RequestPlanningPolicy``): the simulator keeps
-    /// it until the app's next task report (`planningScope`
-    /// `.observedApp`: only `lastRun` of the reported app changes).
     public func plan(for r: TaskRequest) -> RequestPlan {
         if r.kind == .processing { return RequestPlan(runFrom: SimTime(microseconds: .min), wakeAt: nil) }
         let due = due(r.app)
         return RequestPlan(runFrom: due - flex, wakeAt: max(due, r.earliestBegin))
     }
 }
+

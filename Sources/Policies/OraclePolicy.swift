@@ -1,4 +1,4 @@
-import Device
+@_spi(BuiltInPolicies) import Device
 import SimCore
 
 /// `oracle` — a foresight reference, not a realisable policy: it sees the
@@ -40,7 +40,6 @@ import SimCore
 ///   refresh may ride a radio that is already up.
 public struct OraclePolicy: SchedulingPolicy {
     public static var needsFutureKnowledge: Bool { true }
-    public static var observedKinds: ObservationKinds { [.launch, .taskFinished] }
     public var leadTime: SimDuration
     public var radioWindow: SimDuration
     /// Per app, when its content was last fetched and its search cursors
@@ -233,4 +232,10 @@ public struct OraclePolicy: SchedulingPolicy {
         }
         return PolicyDecision(run: run, wakeAt: wake)
     }
+}
+
+@_spi(BuiltInPolicies)
+extension OraclePolicy {
+    /// Launches and task reports: when the content was last fetched.
+    public static var observedKinds: ObservationKinds { [.launch, .taskFinished] }
 }

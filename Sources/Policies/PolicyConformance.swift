@@ -1,9 +1,11 @@
-import Device
+@_spi(BuiltInPolicies) import Device
 import SimCore
 
 /// Checks any policy (a researcher's new one too) against what every policy
 /// must do: never ask for a run the OS must refuse, be deterministic for the
-/// same inputs, and cope with empty and extreme states without busy-looping.
+/// same inputs, cope with empty and extreme states without busy-looping,
+/// and (for the built-in policies, which declare to the simulator which
+/// work it may skip) behave the same with every observation delivered.
 ///
 ///     XCTAssertEqual(PolicyConformance.check(MyPolicy()), [])
 public enum PolicyConformance {
@@ -17,7 +19,8 @@ public enum PolicyConformance {
     /// Events allowed per simulated day before the policy is said to busy-loop.
     public static let eventsPerDayLimit = 200_000
 
-    /// Runs `policy` through every scenario (twice each) and returns what it got wrong.
+    /// Runs `policy` through every scenario (twice each, and once more with
+    /// every observation delivered) and returns what it got wrong.
     public static func check<P: SchedulingPolicy>(_ policy: P) -> [Violation] {
         var violations: [Violation] = []
         for (name, trace, config) in scenarios() {
@@ -61,9 +64,33 @@ public enum PolicyConformance {
                         + "or `planningScope` is narrower than what an observation changes"))
                 }
             }
+            // Every observation delivered and `decide` asked at every
+            // decision point (no kept plans): a built-in policy's
+            // declarations to the simulator (`observedKinds`, planning) may
+            // only save work, never change what it does.
+            var delivered = DeviceSimulator(trace: trace, configuration: config, policy: DecideEveryTime(base: policy),
+                                            randomKey: 0x5EED, sink: NoEventLog())
+            delivered.deliverEveryObservation()
+            delivered.eventLimit = eventsPerDayLimit * max(1, trace.horizon.day)
+            let e = delivered.run()
+            if let column = firstDifference(a, e) {
+                violations.append(.init(scenario: name, problem:
+                    "runs otherwise with every observation delivered and `decide` asked at every decision point "
+                    + "(\(column.name): \(column.value(a)) as declared, \(column.value(e)) with everything delivered): "
+                    + "observe reads a kind it declares it ignores (observedKinds \(P.observedKinds.names))"
+                    + (P.planScope == nil ? "" : ", or its plans depend on more than they declare")))
+            }
         }
         violations += checkExtremeContexts(policy)
         return violations
+    }
+
+    /// The first metrics column in which `a` and `b` differ (NaN equals NaN).
+    static func firstDifference(_ a: UserMetrics, _ b: UserMetrics) -> UserMetrics.Column? {
+        UserMetrics.columns.first { c in
+            let x = c.value(a), y = c.value(b)
+            return !(x == y || (x.isNaN && y.isNaN))
+        }
     }
 
     /// `base` behind a box that is not a planning policy, so that the

@@ -1,4 +1,4 @@
-import Device
+@_spi(BuiltInPolicies) import Device
 import SimCore
 
 /// `usage-predictor` — learns when the user opens each app and refreshes it
@@ -43,11 +43,6 @@ import SimCore
 /// (never: 0.293; 0.3: 0.320) and a mean age at launch of 2.1 h (0.3: 3.4 h)
 /// for 64 J a day, within the 100 J budget.
 public struct UsagePredictorPolicy: SchedulingPolicy {
-    /// Launches change what it learns; finished tasks say which slots have
-    /// been refreshed for and what a run costs. (Other observations would
-    /// only roll the day counters forward, which `decide` and the next
-    /// launch do anyway, with the same result.)
-    public static var observedKinds: ObservationKinds { [.launch, .taskFinished] }
     public var leadTime: SimDuration { didSet { forgetPlans() } }
     public var threshold: Double { didSet { forgetScans() } }
     public var decay: Double
@@ -169,11 +164,11 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     /// The run list of the last decision that needed one, kept for its
     /// storage: the simulator has let go of that decision by the time the
     /// next list is built, so the buffer is unique and refilling it
-    /// allocates nothing (about 45 k arrays fewer per 40-user suite run). A
+    /// allocates nothing. A
     /// decision still held elsewhere (a wrapper's, a caller's) keeps its own
     /// list: the buffer is then copied on write, as a new array would have
     /// been allocated. (Not done in fixed-interval: one more field makes it
-    /// too big for an existential's inline buffer, which cost more.)
+    /// too big for an existential's inline buffer, which would cost more.)
     var runList: [RequestID] = []
 
     public init(leadTime: SimDuration = .minutes(2), threshold: Double = 0.15, decay: Double = 0.9,
@@ -267,7 +262,7 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         forgetScans()
     }
 
-    @inline(__always) // a few instructions: a call cost as much (scans, launches)
+    @inline(__always) // small: a call would cost as much as the body (scans, launches)
     func slotIndex(_ t: SimTime) -> Int { min(slotsPerDay - 1, Int(t.timeOfDay.microseconds / slot.microseconds)) }
 
     /// Estimated probability that `app` is launched in the slot containing `t`.
@@ -398,9 +393,9 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         //
         // Requests are read through a pointer, field by field where used
         // (`decideRefresh`), not copied whole at the top of the loop: the
-        // fields a refresh that is not due never reads (most of them) were
-        // otherwise loaded and kept on the stack across the (rare) replan
-        // call. Without a mask (over 64 pending: never in the suites) the
+        // fields a refresh that is not due never reads (most of them) would
+        // otherwise be loaded and kept on the stack across the (rare)
+        // replan call. Without a mask (over 64 pending: never in the suites) the
         // run list is built in `runList` directly.
         let eligibility = EligibilityTest(context)
         let now = context.now
@@ -454,4 +449,13 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         for (i, r) in pending.enumerated() where mask & (1 << UInt64(i)) != 0 { runList.append(r.id) }
         return PolicyDecision(run: runList, wakeAt: wakeAt)
     }
+}
+
+@_spi(BuiltInPolicies)
+extension UsagePredictorPolicy {
+    /// Launches change what it learns; finished tasks say which slots have
+    /// been refreshed for and what a run costs. (Other observations would
+    /// only roll the day counters forward, which `decide` and the next
+    /// launch do anyway, with the same result.)
+    public static var observedKinds: ObservationKinds { [.launch, .taskFinished] }
 }

@@ -1,4 +1,4 @@
-@testable import Device
+@_spi(BuiltInPolicies) @testable import Device
 import SimCore
 import Foundation
 import XCTest

@@ -1,4 +1,4 @@
-import Device
+@_spi(BuiltInPolicies) import Device
 import SimCore
 import XCTest
 

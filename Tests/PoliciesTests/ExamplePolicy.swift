@@ -13,9 +13,6 @@ import SimCore
 /// - `quietStart` (duration since midnight, default 23h)
 /// - `quietEnd` (duration since midnight, default 7h)
 public struct QuietHoursPolicy: SchedulingPolicy {
-    /// It reads only the context, never an observation: the simulator may
-    /// skip calling `observe` (and building its context) altogether.
-    public static var observedKinds: ObservationKinds { [] }
     public var quietStart: SimDuration
     public var quietEnd: SimDuration
 

@@ -1,6 +1,6 @@
-import Device
+@_spi(BuiltInPolicies) import Device
 import Foundation
-import Policies
+@_spi(BuiltInPolicies) import Policies
 import SimCore
 import Traces
 import XCTest

@@ -1,5 +1,5 @@
-import Device
-import Policies
+@_spi(BuiltInPolicies) import Device
+@_spi(BuiltInPolicies) import Policies
 import SimCore
 import XCTest
 

@@ -1,5 +1,5 @@
-@testable import Device
-@testable import Policies
+@_spi(BuiltInPolicies) @testable import Device
+@_spi(BuiltInPolicies) @testable import Policies
 import Foundation
 import SimCore
 import XCTest
