@@ -22,11 +22,21 @@ public struct PolicyContext: Sendable {
     public var random: DeviceRandom
     /// The future, filled only for policies with `needsFutureKnowledge`
     /// (bounds such as the oracle; not a realisable policy).
-    public var future: FutureLaunches?
+    public var future: FutureLaunches? {
+        get { boundKnowledge?.future }
+        set { boundKnowledge = BoundKnowledge(future: newValue, model: model) }
+    }
     /// The user's launch and content rates from the generator's model,
     /// filled only for policies with `needsModelKnowledge` (the model-aware
     /// bound; not the realised future). From ``DeviceTrace/model``.
-    public var model: UsageModelKnowledge?
+    public var model: UsageModelKnowledge? {
+        get { boundKnowledge?.model }
+        set { boundKnowledge = BoundKnowledge(future: future, model: newValue) }
+    }
+    /// `future` and `model` behind one reference: the context is copied
+    /// into every policy call, and it stays small enough for an inline copy
+    /// (`ContextSizeTests`) while only bounds pay for the knowledge.
+    var boundKnowledge: BoundKnowledge?
     /// Background energy spent so far, joules.
     public var backgroundJoules: Double
     /// The parameters of the rules that decide whether a request may
@@ -47,7 +57,7 @@ public struct PolicyContext: Sendable {
         self.radioUpUntil = radioUpUntil
         self.lastSessionEnd = lastSessionEnd
         self.random = random
-        self.future = future
+        self.boundKnowledge = future.map { BoundKnowledge(future: $0, model: nil) }
         self.backgroundJoules = backgroundJoules
         self.eligibilityRules = rules.eligibility
         self.refreshBudget = rules.refreshBudget
@@ -70,6 +80,19 @@ public struct PolicyContext: Sendable {
     public func pendingRefresh(app: Int32) -> TaskRequest? {
         for r in pending where r.app == app && r.kind.refreshesContent { return r }
         return nil
+    }
+}
+
+/// What the bounds know beyond what a policy can observe (the oracle's
+/// future, the model-aware bound's model), shared by every copy of one
+/// device's context.
+final class BoundKnowledge: Sendable {
+    let future: FutureLaunches?
+    let model: UsageModelKnowledge?
+
+    init(future: FutureLaunches?, model: UsageModelKnowledge?) {
+        self.future = future
+        self.model = model
     }
 }
 
