@@ -25,13 +25,8 @@ public enum TraceCommands {
             throw TraceCommandError(message: error.path == "--users" ? error.message : "\(error)")
         }
         let set = PopulationGenerator(parameters: parameters, seed: seed, days: days).traceSet(users: users)
-        let stage = try StagedDirectory(target: directory.path, force: force)
-        do {
-            try TraceSetWriter.write(set, to: URL(fileURLWithPath: stage.path))
-            try stage.commit()
-        } catch {
-            stage.abort()
-            throw error
+        try StagedDirectory.write(directory.path, force: force) { staging in
+            try TraceSetWriter.write(set, to: URL(fileURLWithPath: staging))
         }
         return "wrote \(users) users × \(days) days (seed \(seed)) to \(directory.path)"
     }
@@ -55,13 +50,8 @@ extension TraceCommands {
     public static func importLog(_ input: URL, format: AppEventLogFormat, seed: UInt64, out directory: URL,
                                  force: Bool = false) throws -> String {
         let (set, report) = try TraceImporter.importLog(input, format: format, seed: seed)
-        let stage = try StagedDirectory(target: directory.path, force: force, inputs: [input.path])
-        do {
-            try TraceSetWriter.write(set, to: URL(fileURLWithPath: stage.path))
-            try stage.commit()
-        } catch {
-            stage.abort()
-            throw error
+        try StagedDirectory.write(directory.path, force: force, inputs: [input.path]) { staging in
+            try TraceSetWriter.write(set, to: URL(fileURLWithPath: staging))
         }
         return (["imported \(input.path) (\(format.rawValue)): \(set.users.count) users × \(set.days) days, \(set.apps.count) apps, to \(directory.path)",
                  "power, network and content synthesised from seed \(seed); content rates guessed from app names (Datasets/README.md)"]

@@ -160,3 +160,21 @@ public final class StagedDirectory: Sendable {
         try? FileManager.default.removeItem(atPath: p)
     }
 }
+
+extension StagedDirectory {
+    /// Writes a whole directory at `target`: `body` fills the staging
+    /// directory (given its path), which is then renamed into place; on any
+    /// error it is removed and the error rethrown, so nothing partial is
+    /// ever visible.
+    public static func write(_ target: String, force: Bool, inputs: [String] = [],
+                             _ body: (String) throws -> Void) throws {
+        let stage = try StagedDirectory(target: target, force: force, inputs: inputs)
+        do {
+            try body(stage.path)
+            try stage.commit()
+        } catch {
+            stage.abort()
+            throw error
+        }
+    }
+}

@@ -4,17 +4,6 @@
 import Foundation
 import Stats
 
-extension ExperimentSpec {
-    /// True for configurations that know the generator's model of the user
-    /// (`model-bound`): realisable only with the model, a reference.
-    public func knowsModel(_ configuration: ExperimentConfiguration) -> Bool {
-        guard let made = try? PolicyFactory.makeOwningResources(configuration.policy, path: configuration.path,
-                                                                 registry: registry) else { return false }
-        for r in made.resources { r.shutDown() }
-        return type(of: made.policy).needsModelKnowledge
-    }
-}
-
 extension ReportWriter {
     /// "## Headroom": per model-aware configuration, the paired per-user
     /// gaps oracle − bound and bound − each learning policy, in fresh-launch

@@ -32,13 +32,25 @@ public enum PolicyFactory {
 }
 
 extension ExperimentSpec {
+    /// The policy type a configuration builds (nil if it cannot be built),
+    /// to ask its static flags; anything it holds outside is released.
+    func policyType(of configuration: ExperimentConfiguration) -> (any SchedulingPolicy.Type)? {
+        guard let made = try? PolicyFactory.makeOwningResources(configuration.policy, path: configuration.path,
+                                                                 registry: registry) else { return nil }
+        for r in made.resources { r.shutDown() }
+        return type(of: made.policy)
+    }
+
     /// True for configurations that see the future (the oracle, or anything
     /// wrapping it): bounds, not realisable policies.
     public func seesFuture(_ configuration: ExperimentConfiguration) -> Bool {
-        guard let made = try? PolicyFactory.makeOwningResources(configuration.policy, path: configuration.path,
-                                                                 registry: registry) else { return false }
-        for r in made.resources { r.shutDown() }
-        return type(of: made.policy).needsFutureKnowledge
+        policyType(of: configuration)?.needsFutureKnowledge ?? false
+    }
+
+    /// True for configurations that know the generator's model of the user
+    /// (`model-bound`): realisable only with the model, a reference.
+    public func knowsModel(_ configuration: ExperimentConfiguration) -> Bool {
+        policyType(of: configuration)?.needsModelKnowledge ?? false
     }
 }
 
