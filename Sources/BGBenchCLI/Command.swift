@@ -3,7 +3,7 @@ import Foundation
 
 /// One `bgbench` subcommand: its help text in the fixed layout
 /// (OVERVIEW / USAGE / ARGUMENTS / OPTIONS), argument parsing and action.
-protocol Command {
+protocol Command: Sendable {
     /// Words after `bgbench` that select this command, e.g. `["traces", "generate"]`.
     static var path: [String] { get }
     static var overview: String { get }
