@@ -1,0 +1,52 @@
+@testable import Device
+import SimCore
+import XCTest
+
+/// Runs every pending request once, at `at` (in submission order), and
+/// never decides anything else: a batch at a known time.
+struct RunAllPendingAt: SchedulingPolicy {
+    var at: SimTime
+    func decide(context: PolicyContext) -> PolicyDecision {
+        if context.now == at { return PolicyDecision(run: context.pending.map(\.id)) }
+        return PolicyDecision(wakeAt: context.now < at ? at : nil)
+    }
+}
+
+/// The model defects of issue 13 (item 6), each on a tiny hand-built
+/// world: the rule as Docs/Semantics.md now states it.
+final class ModelDefectTests: XCTestCase {
+    let hour = SimTime(day: 0, plus: .hours(1))
+
+    /// A refresh that is deterministic: no failure draw, no latency spread.
+    func work(cpu: Double = 0.5, bytesDown: Double = 0, latency: SimDuration = .zero,
+              network: Bool = false) -> WorkModel {
+        WorkModel(cpuSeconds: cpu, bytesUp: 0, bytesDown: bytesDown, serverLatency: latency,
+                  serverLatencySigma: 0, failureProbabilityWifi: 0, failureProbabilityCellular: 0,
+                  usesNetwork: network)
+    }
+
+    func taskRows(_ log: EventRecorder) -> [DeviceEvent] { log.events.filter { $0.kind == .task } }
+
+    // MARK: Background App Refresh: the app model and the trace's switch
+
+    /// An app model that says `backgroundAppRefreshEnabled: false` turns
+    /// the app's refresh off even when the trace's switch says on; the
+    /// trace's switch off wins over a model that says on (the user's
+    /// switch): refresh runs only when both say on.
+    func testBackgroundAppRefreshNeedsBothTheModelAndTheUsersSwitch() {
+        let starts = (0..<10).map { SimTime(day: 0, plus: .hours(Int64($0) * 2)) }
+        func tasks(trace traceSays: Bool?, model modelSays: Bool) -> Int {
+            var trace = flatTrace(days: 1, sessions: sessions(at: starts))
+            trace.backgroundAppRefreshEnabled = traceSays.map { [$0] }
+            var config = DeviceConfiguration()
+            config.defaultApp.backgroundAppRefreshEnabled = modelSays
+            return simulateDevice(trace: trace, configuration: config, policy: RunEverythingAllowed(),
+                                  randomKey: 1).tasksRun
+        }
+        XCTAssertGreaterThan(tasks(trace: true, model: true), 0)
+        XCTAssertGreaterThan(tasks(trace: nil, model: true), 0)
+        XCTAssertEqual(tasks(trace: true, model: false), 0, "the model's false must turn refresh off")
+        XCTAssertEqual(tasks(trace: false, model: true), 0, "the user's switch off wins")
+        XCTAssertEqual(tasks(trace: nil, model: false), 0)
+    }
+}
