@@ -49,4 +49,30 @@ final class ModelDefectTests: XCTestCase {
         XCTAssertEqual(tasks(trace: false, model: true), 0, "the user's switch off wins")
         XCTAssertEqual(tasks(trace: nil, model: false), 0)
     }
+
+    // MARK: The refund of a cut transfer uses the transfer's network
+
+    /// A transfer on Wi-Fi cut after the network changed is refunded at
+    /// Wi-Fi's β, not the new network's (offline was read as cellular, and
+    /// the refund went negative).
+    func testCutTransferIsRefundedAtItsOwnNetworksBeta() {
+        let energy = EnergyParameters()
+        for next in [NetworkType.cellular, .offline] {
+            var r = RadioModel(parameters: energy)
+            r.networkChanged(to: .wifi, at: .zero)
+            let t0 = SimTime(microseconds: 1_000_000)
+            let bytes = 5_000_000.0
+            let (end, charged) = r.backgroundTransfer(at: t0, bytesUp: 0, bytesDown: bytes, latency: .seconds(10 as Int64))
+            let shape = RadioModel.shape(bytesUp: 0, bytesDown: bytes, on: energy.wifi)
+            let span = 10 + shape.downSeconds
+            let activeStart = end.microseconds - Int64((span * 1e6).rounded())
+            let cut = SimTime(microseconds: activeStart + 4_000_000)
+            r.networkChanged(to: next, at: SimTime(microseconds: activeStart + 2_000_000))
+            let refund = r.cutLastTransfer(at: cut)
+            let unspentSeconds = Double(end.microseconds - cut.microseconds) * 1e-6
+            let expected = -(shape.alphaJoules * unspentSeconds / span + energy.wifi.betaWatts * unspentSeconds)
+            XCTAssertEqual(refund.active, expected, accuracy: 1e-6, "cut after the change to \(next)")
+            XCTAssertGreaterThan(charged.active + refund.active, 0, "net active energy after the change to \(next)")
+        }
+    }
 }
