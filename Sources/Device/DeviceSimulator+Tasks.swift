@@ -13,6 +13,14 @@ extension DeviceSimulator {
             // Most batches are one task: `removeLast` then moves nothing
             // (`removeFirst` called `memmove` even for an empty rest).
             let request = runQueue.count == 1 ? runQueue.removeLast() : runQueue.removeFirst()
+            // Its app submitted the same identifier again while it waited
+            // (a session ended, a failed refresh was retried): the new
+            // request replaced it (rule 2), so it is dropped, not run. A
+            // queued request is no longer in `pending`, so a pending one
+            // with its identifier is necessarily the newer submission.
+            if pending.contains(where: { $0.app == request.app && $0.identifier == request.identifier }) {
+                continue
+            }
             // The state changed while it waited behind another task (e.g. a
             // session started): not the policy's fault, it goes back to pending.
             if rules.refusal(for: request, at: now, state: state) != nil {

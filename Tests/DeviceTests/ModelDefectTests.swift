@@ -75,4 +75,30 @@ final class ModelDefectTests: XCTestCase {
             XCTAssertGreaterThan(charged.active + refund.active, 0, "net active energy after the change to \(next)")
         }
     }
+
+    // MARK: A replaced request waiting in a batch does not run
+
+    /// App b's refresh waits behind app a's in one batch; meanwhile b is
+    /// used and, going to the background, resubmits (replacing the waiting
+    /// request, rule 2): the replaced request must not run.
+    func testReplacedRequestWaitingInABatchDoesNotRun() {
+        var config = DeviceConfiguration()
+        config.defaultApp.refresh = work(cpu: 25)
+        config.defaultApp.refreshEarliestBeginDelay = .minutes(1)
+        let s: [DeviceTrace.Session] = [
+            .init(start: .zero, end: SimTime(microseconds: 10_000_000), app: 0),
+            .init(start: SimTime(microseconds: 20_000_000), end: SimTime(microseconds: 30_000_000), app: 1),
+            // During a's task: b is used, then goes to the background and resubmits.
+            .init(start: hour + .seconds(2 as Int64), end: hour + .seconds(7 as Int64), app: 1),
+        ]
+        let trace = flatTrace(days: 1, apps: ["a", "b"], sessions: s)
+        let (m, log) = simulateDeviceWithLog(trace: trace, configuration: config,
+                                             policy: RunAllPendingAt(at: hour), randomKey: 1)
+        let submittedB = log.events.filter { $0.kind == .submitted && $0.app == 1 }.map { $0.requestID! }
+        XCTAssertEqual(submittedB.count, 2)
+        let ranB = taskRows(log).filter { $0.app == 1 }.map { $0.requestID! }
+        XCTAssertFalse(ranB.contains(submittedB[0]), "the replaced request ran")
+        XCTAssertEqual(taskRows(log).filter { $0.app == 0 }.count, 1, "a's refresh ran")
+        XCTAssertEqual(m.tasksRun, 1)
+    }
 }
