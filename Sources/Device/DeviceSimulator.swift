@@ -293,6 +293,9 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
                             lastSessionEnd: nil, random: random, future: future, backgroundJoules: 0,
                             rules: configuration.rules)
         ctx.model = trace.model
+        // The lowest level so far is the level the run starts at (not 100:
+        // a trace may start lower).
+        metrics.minBatteryPercent = min(100, max(0, trace.initialBatteryPercent))
         // The pending requests live in the context (see `pending`).
         scheduler.swapPending(with: &ctx.pending)
         screenOrChargerChanged()

@@ -101,4 +101,11 @@ final class ModelDefectTests: XCTestCase {
         XCTAssertEqual(taskRows(log).filter { $0.app == 0 }.count, 1, "a's refresh ran")
         XCTAssertEqual(m.tasksRun, 1)
     }
+
+    // MARK: min_battery_pct starts from the initial level
+
+    func testMinimumBatteryStartsAtTheInitialLevel() {
+        let m = simulateDevice(trace: flatTrace(days: 1, battery: 50), policy: RunEverythingAllowed(), randomKey: 1)
+        XCTAssertEqual(m.minBatteryPercent, 50, accuracy: 1e-9)
+    }
 }
