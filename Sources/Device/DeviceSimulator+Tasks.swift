@@ -21,8 +21,13 @@ extension DeviceSimulator {
             if pending.contains(where: { $0.app == request.app && $0.identifier == request.identifier }) {
                 continue
             }
+            // The energy of the task before it (its CPU, charged at its end)
+            // comes off the battery first: a level it took under the
+            // low-battery threshold refuses a refresh (rule 4).
+            settleBackgroundEnergy()
             // The state changed while it waited behind another task (e.g. a
-            // session started): not the policy's fault, it goes back to pending.
+            // session started, the level fell): not the policy's fault, it
+            // goes back to pending.
             if rules.refusal(for: request, at: now, state: state) != nil {
                 withScheduler { $0.restore(request) }
                 pendingChangedByScheduler(replaced: -1)   // `restore` only appends

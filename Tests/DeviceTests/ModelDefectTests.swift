@@ -108,4 +108,27 @@ final class ModelDefectTests: XCTestCase {
         let m = simulateDevice(trace: flatTrace(days: 1, battery: 50), policy: RunEverythingAllowed(), randomKey: 1)
         XCTAssertEqual(m.minBatteryPercent, 50, accuracy: 1e-9)
     }
+
+    // MARK: The energy of a task is settled before the next one starts
+
+    /// A batch of two refreshes just above the low-battery level: the first
+    /// one's CPU energy (charged at its end) takes the level under 20 %, so
+    /// the second may not start (rule 4).
+    func testNoRefreshStartsAfterTheLevelFellUnderTheThresholdInABatch() {
+        var config = DeviceConfiguration()
+        config.defaultApp.refresh = work(cpu: 10)
+        config.defaultApp.refreshEarliestBeginDelay = .minutes(1)
+        config.batteryCapacityWh = 1   // 10 J of CPU = 0.28 %
+        let s: [DeviceTrace.Session] = [
+            .init(start: .zero, end: SimTime(microseconds: 10_000_000), app: 0),
+            .init(start: SimTime(microseconds: 20_000_000), end: SimTime(microseconds: 30_000_000), app: 1),
+        ]
+        let trace = flatTrace(days: 1, apps: ["a", "b"], sessions: s, battery: 20.2)
+        let (m, log) = simulateDeviceWithLog(trace: trace, configuration: config,
+                                             policy: RunAllPendingAt(at: hour), randomKey: 1)
+        XCTAssertEqual(taskRows(log).count, 1, "the second refresh started under 20 %")
+        XCTAssertEqual(m.tasksRun, 1)
+        XCTAssertLessThan(m.minBatteryPercent, 20)
+        XCTAssertTrue(taskRows(log).allSatisfy { $0.app == 0 }, "b's refresh ran under 20 %")
+    }
 }
