@@ -7,6 +7,11 @@ extension DeviceSimulator {
         syncRadioTail()
         guard network != state.network else { return }
         state.network = network
+        // Offline drops the connection: a transfer still in its data phase
+        // fails now, as a URLSession task does with a connection-lost
+        // error (its handler sees a failure; the energy so far is wasted).
+        // After the bytes are in, the task only computes: it goes on.
+        if !network.isOnline && isRunning && now < runningTask.dataEnd { finishRunningTask(connectionLost: true) }
         if notify {
             if Sink.isEnabled { logState("network") }
             policyObserve(.stateChanged, .stateChanged(.networkChanged))

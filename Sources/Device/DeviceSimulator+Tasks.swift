@@ -108,11 +108,13 @@ extension DeviceSimulator {
         taskEnd = min(natural, deadline)
     }
 
-    /// Ends the running task at `now`: naturally, at its budget, or cut
-    /// short by an interruption (session start, unplugged).
-    mutating func finishRunningTask(interrupted: Bool) {
+    /// Ends the running task at `now`: naturally, at its budget, cut short
+    /// by an interruption (session start, unplugged: expired), or by the
+    /// network going offline during its transfer (`connectionLost`: failed).
+    mutating func finishRunningTask(interrupted: Bool = false, connectionLost: Bool = false) {
         guard isRunning else { return }
         isRunning = false
+        if connectionLost { runningTask.fails = true }
         // The task's fields are read (and its ledger completed) in place in
         // `runningTask`, not in a copy of its ~100 bytes. It is not
         // replaced before `startNextTask` at the end.
@@ -122,7 +124,7 @@ extension DeviceSimulator {
         // the report. `runningTask` does not change before `startNextTask`.
         let kind = runningTask.request.kind
         let app = Int(runningTask.request.app)
-        let expired = interrupted || now < runningTask.naturalEnd
+        let expired = !connectionLost && (interrupted || now < runningTask.naturalEnd)
         if now < runningTask.dataEnd {
             let refund = radio.cutLastTransfer(at: now)
             metrics.energy.active += refund.active

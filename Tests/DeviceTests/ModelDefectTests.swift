@@ -131,4 +131,32 @@ final class ModelDefectTests: XCTestCase {
         XCTAssertLessThan(m.minBatteryPercent, 20)
         XCTAssertTrue(taskRows(log).allSatisfy { $0.app == 0 }, "b's refresh ran under 20 %")
     }
+
+    // MARK: A transfer fails when the network goes offline
+
+    /// The network goes offline 5 s into a 20 s transfer: the task fails
+    /// then (a URLSession task fails with a connection-lost error), its
+    /// energy so far counts as wasted, and it does not succeed.
+    func testTransferFailsWhenTheNetworkGoesOffline() {
+        var config = DeviceConfiguration()
+        config.defaultApp.refresh = work(cpu: 0.5, bytesDown: 50_000, latency: .seconds(20 as Int64), network: true)
+        config.defaultApp.refreshEarliestBeginDelay = .minutes(1)
+        config.defaultApp.retryDelayAfterFailure = nil
+        let lost = hour + .seconds(5 as Int64)
+        let net: [DeviceTrace.Network] = [.init(start: .zero, end: lost, network: .cellular)]
+        let s = sessions(at: [.zero])
+        let trace = flatTrace(days: 1, sessions: s, network: net)
+        let (m, log) = simulateDeviceWithLog(trace: trace, configuration: config,
+                                             policy: RunAllPendingAt(at: hour), randomKey: 1)
+        let rows = taskRows(log)
+        XCTAssertEqual(rows.count, 1)
+        XCTAssertEqual(rows.first?.outcome, .failed)
+        XCTAssertEqual(rows.first?.end, lost)
+        XCTAssertEqual(m.tasksSucceeded, 0)
+        XCTAssertEqual(m.tasksFailed, 1)
+        XCTAssertGreaterThan(m.energy.active, 0)
+        XCTAssertEqual(m.wastedEnergyJoules, rows.first?.energy.total ?? -1, accuracy: 1e-9)
+        XCTAssertGreaterThan(m.wastedEnergyJoules, 0)
+        XCTAssertEqual(rows.first?.energy.cpu, 0, "no CPU ran: the bytes never came")
+    }
 }
