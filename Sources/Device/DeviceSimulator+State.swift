@@ -132,10 +132,13 @@ extension DeviceSimulator {
         // Nested so that the common case (going down above the low-battery
         // threshold, going up above the switch-off one) makes one test:
         // this runs twice per event.
+        // Going down, a threshold is crossed when the level goes *below*
+        // it, as rule 4 reads it ("below 20 %"): at exactly 20.0 % refresh
+        // is still allowed and batteryLow has not fired; both change together.
         if level < old {
-            if level <= low {
-                if old > low { pendingCrossings |= BatteryCrossing.downLow }
-                if level <= second && old > second { pendingCrossings |= BatteryCrossing.downSecond }
+            if level < low {
+                if old >= low { pendingCrossings |= BatteryCrossing.downLow }
+                if level < second && old >= second { pendingCrossings |= BatteryCrossing.downSecond }
             }
             if level < metrics.minBatteryPercent { metrics.minBatteryPercent = level }
         } else if level > old && old < off {

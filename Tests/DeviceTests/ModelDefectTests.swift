@@ -160,3 +160,30 @@ final class ModelDefectTests: XCTestCase {
         XCTAssertEqual(rows.first?.energy.cpu, 0, "no CPU ran: the bytes never came")
     }
 }
+
+/// At exactly the low-battery level the battery event and rule 4 agree:
+/// 20.0 % is not "below 20 %" (brief rule 4), so reaching it neither fires
+/// `batteryLow` nor stops refresh; the first level under it does both.
+final class LowBatteryBoundaryTests: XCTestCase {
+    func testCrossingAndRuleFourAgreeAtTheThreshold() {
+        let rules = OSRules()
+        let refresh = TaskRequest(id: RequestID(1), app: 0, identifier: 0, kind: .appRefresh,
+                                  earliestBegin: .zero, submittedAt: .zero)
+        for level in [20.0, 20.0.nextDown, 20.0.nextUp, 19.5, 10.0, 10.0.nextDown] {
+            var sim = DeviceSimulator(trace: flatTrace(days: 1, battery: 25), configuration: DeviceConfiguration(),
+                                      policy: RunEverythingAllowed(), randomKey: 1, sink: NoEventLog())
+            sim.setBatteryLevel(level)
+            let fired = sim.pendingCrossings & BatteryCrossing.downLow != 0
+            let refused = rules.refusal(for: refresh, at: .zero, state: sim.state) == .lowBattery
+            XCTAssertEqual(fired, refused, "at \(level) %: batteryLow \(fired), refresh refused \(refused)")
+            XCTAssertEqual(sim.pendingCrossings & BatteryCrossing.downSecond != 0, level < 10, "second offer at \(level) %")
+            // Going back up: reaching exactly 20 % is battery OK again.
+            sim.pendingCrossings = 0
+            sim.setBatteryLevel(20)
+            XCTAssertEqual(sim.pendingCrossings & BatteryCrossing.upLow != 0, level < 20, "batteryOK from \(level) %")
+        }
+        // Draining from exactly 20 %, the next battery event is the crossing of 20 %, not 10 %.
+        XCTAssertEqual(rules.alarmTarget(level: 20, watts: -1, lowPower: false), 20)
+        XCTAssertEqual(rules.alarmTarget(level: 10, watts: -1, lowPower: false), 10)
+    }
+}
