@@ -112,7 +112,10 @@ public struct AppModel: Sendable, Hashable, Codable {
     public var reportsHonestly: Bool
     /// Processing: progress survives an expiration (else it is lost).
     public var checkpointsOnExpiration: Bool
-    /// The Background App Refresh switch for this app.
+    /// Whether the app may use Background App Refresh. False turns its
+    /// refresh (and legacy fetch) off whatever the trace's per-app switch
+    /// says; true leaves it to that switch (the user's, which wins when it
+    /// says off). Default true.
     public var backgroundAppRefreshEnabled: Bool
     /// Submit a processing request on backgrounding when the last
     /// completed one is older than this; nil = the app has no processing task.

@@ -84,6 +84,10 @@ extension DeviceSimulator {
     mutating func consultPolicy() {
         // Nothing is decided at or after the end of the run.
         guard now < horizon else { return }
+        // The energy charged earlier in this step (a task's CPU at its end,
+        // a wake) comes off the battery before the rules are checked: rule
+        // 4 must see the level it left.
+        settleBackgroundEnergy()
         if planScope != nil { consultPlans() } else { consultDecide() }
     }
 

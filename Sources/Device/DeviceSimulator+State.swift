@@ -7,6 +7,11 @@ extension DeviceSimulator {
         syncRadioTail()
         guard network != state.network else { return }
         state.network = network
+        // Offline drops the connection: a transfer still in its data phase
+        // fails now, as a URLSession task does with a connection-lost
+        // error (its handler sees a failure; the energy so far is wasted).
+        // After the bytes are in, the task only computes: it goes on.
+        if !network.isOnline && isRunning && now < runningTask.dataEnd { finishRunningTask(connectionLost: true) }
         if notify {
             if Sink.isEnabled { logState("network") }
             policyObserve(.stateChanged, .stateChanged(.networkChanged))
@@ -127,10 +132,13 @@ extension DeviceSimulator {
         // Nested so that the common case (going down above the low-battery
         // threshold, going up above the switch-off one) makes one test:
         // this runs twice per event.
+        // Going down, a threshold is crossed when the level goes *below*
+        // it, as rule 4 reads it ("below 20 %"): at exactly 20.0 % refresh
+        // is still allowed and batteryLow has not fired; both change together.
         if level < old {
-            if level <= low {
-                if old > low { pendingCrossings |= BatteryCrossing.downLow }
-                if level <= second && old > second { pendingCrossings |= BatteryCrossing.downSecond }
+            if level < low {
+                if old >= low { pendingCrossings |= BatteryCrossing.downLow }
+                if level < second && old >= second { pendingCrossings |= BatteryCrossing.downSecond }
             }
             if level < metrics.minBatteryPercent { metrics.minBatteryPercent = level }
         } else if level > old && old < off {

@@ -13,8 +13,21 @@ extension DeviceSimulator {
             // Most batches are one task: `removeLast` then moves nothing
             // (`removeFirst` called `memmove` even for an empty rest).
             let request = runQueue.count == 1 ? runQueue.removeLast() : runQueue.removeFirst()
+            // Its app submitted the same identifier again while it waited
+            // (a session ended, a failed refresh was retried): the new
+            // request replaced it (rule 2), so it is dropped, not run. A
+            // queued request is no longer in `pending`, so a pending one
+            // with its identifier is necessarily the newer submission.
+            if pending.contains(where: { $0.app == request.app && $0.identifier == request.identifier }) {
+                continue
+            }
+            // The energy of the task before it (its CPU, charged at its end)
+            // comes off the battery first: a level it took under the
+            // low-battery threshold refuses a refresh (rule 4).
+            settleBackgroundEnergy()
             // The state changed while it waited behind another task (e.g. a
-            // session started): not the policy's fault, it goes back to pending.
+            // session started, the level fell): not the policy's fault, it
+            // goes back to pending.
             if rules.refusal(for: request, at: now, state: state) != nil {
                 withScheduler { $0.restore(request) }
                 pendingChangedByScheduler(replaced: -1)   // `restore` only appends
@@ -95,11 +108,13 @@ extension DeviceSimulator {
         taskEnd = min(natural, deadline)
     }
 
-    /// Ends the running task at `now`: naturally, at its budget, or cut
-    /// short by an interruption (session start, unplugged).
-    mutating func finishRunningTask(interrupted: Bool) {
+    /// Ends the running task at `now`: naturally, at its budget, cut short
+    /// by an interruption (session start, unplugged: expired), or by the
+    /// network going offline during its transfer (`connectionLost`: failed).
+    mutating func finishRunningTask(interrupted: Bool = false, connectionLost: Bool = false) {
         guard isRunning else { return }
         isRunning = false
+        if connectionLost { runningTask.fails = true }
         // The task's fields are read (and its ledger completed) in place in
         // `runningTask`, not in a copy of its ~100 bytes. It is not
         // replaced before `startNextTask` at the end.
@@ -109,7 +124,7 @@ extension DeviceSimulator {
         // the report. `runningTask` does not change before `startNextTask`.
         let kind = runningTask.request.kind
         let app = Int(runningTask.request.app)
-        let expired = interrupted || now < runningTask.naturalEnd
+        let expired = !connectionLost && (interrupted || now < runningTask.naturalEnd)
         if now < runningTask.dataEnd {
             let refund = radio.cutLastTransfer(at: now)
             metrics.energy.active += refund.active

@@ -225,7 +225,11 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         var registrations: [BackgroundTaskScheduler.App] = []
         registrations.reserveCapacity(n)
         for i in 0..<n {
-            let bar = trace.backgroundAppRefreshEnabled?[i] ?? models[i].backgroundAppRefreshEnabled
+            // Refresh runs only if both allow it: the app model (an app that
+            // does not use Background App Refresh) and the user's switch in
+            // Settings (the trace's; on when the trace gives none). Either
+            // one off turns it off (Docs/Semantics.md).
+            let bar = (trace.backgroundAppRefreshEnabled?[i] ?? true) && models[i].backgroundAppRefreshEnabled
             registrations.append(.init(identifiers: internedIdentifiers, backgroundAppRefreshEnabled: bar))
         }
         scheduler = BackgroundTaskScheduler(apps: registrations, rules: configuration.rules)
@@ -289,6 +293,9 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
                             lastSessionEnd: nil, random: random, future: future, backgroundJoules: 0,
                             rules: configuration.rules)
         ctx.model = trace.model
+        // The lowest level so far is the level the run starts at (not 100:
+        // a trace may start lower).
+        metrics.minBatteryPercent = min(100, max(0, trace.initialBatteryPercent))
         // The pending requests live in the context (see `pending`).
         scheduler.swapPending(with: &ctx.pending)
         screenOrChargerChanged()

@@ -157,8 +157,10 @@ extension OSRules {
     func alarmTarget(level: Double, watts w: Double, lowPower: Bool) -> Double? {
         guard w != 0 else { return nil }
         if w < 0 {
-            if level > lowBatteryPercent { return lowBatteryPercent }
-            if level > secondLowPowerOfferPercent { return secondLowPowerOfferPercent }
+            // At exactly a threshold the level has not gone below it yet
+            // (the crossing is strict, as rule 4): it is still ahead.
+            if level >= lowBatteryPercent { return lowBatteryPercent }
+            if level >= secondLowPowerOfferPercent { return secondLowPowerOfferPercent }
             return nil
         } else {
             if level < lowBatteryPercent { return lowBatteryPercent }

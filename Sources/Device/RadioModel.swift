@@ -47,6 +47,11 @@ public struct RadioModel: Sendable {
     private var lastActiveEnd: Int64 = 0
     private var lastAlphaJoules: Double = 0
     private var lastBetaFrom: Int64 = 0
+    /// β of the network the last transfer ran on: its refund is at that
+    /// power even if the network changed since (read from the current
+    /// radio, it was cellular's for offline, and the refund could exceed
+    /// what was charged).
+    private var lastBetaWatts: Double = 0
     /// Background radio energy so far.
     public private(set) var energy = EnergyLedger()
     /// Number of promotions background work caused.
@@ -223,13 +228,15 @@ public struct RadioModel: Sendable {
         after.active += p.betaWatts * betaSeconds + alpha
         energy = after
         lastActiveStart = start; lastActiveEnd = end; lastAlphaJoules = alpha; lastBetaFrom = betaFrom
+        lastBetaWatts = p.betaWatts
         activeUntil = max(activeUntil, end)
         return (SimTime(microseconds: end), after - before)
     }
 
     /// The last background transfer was cut at `t` (expiration): refunds the
     /// active energy it did not spend (its α share for the time left, and β
-    /// for the time left outside the foreground) and starts the tail at `t`.
+    /// for the time left outside the foreground), both at the figures of the
+    /// network it ran on, and starts the tail at `t`.
     public mutating func cutLastTransfer(at t: SimTime) -> EnergyLedger {
         let before = energy
         let cut = t.microseconds
@@ -237,7 +244,7 @@ public struct RadioModel: Sendable {
         let span = Double(lastActiveEnd - lastActiveStart)
         let unspent = span > 0 ? Double(lastActiveEnd - max(cut, lastActiveStart)) / span : 1
         let betaUnspent = Double(lastActiveEnd - max(cut, lastBetaFrom)) * 1e-6
-        energy.active -= lastAlphaJoules * unspent + current.betaWatts * max(0, betaUnspent)
+        energy.active -= lastAlphaJoules * unspent + lastBetaWatts * max(0, betaUnspent)
         if activeUntil == lastActiveEnd { activeUntil = max(cut, lastActiveStart) }
         lastActiveEnd = cut
         return energy - before

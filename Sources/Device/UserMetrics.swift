@@ -55,7 +55,8 @@ public struct UserMetrics: Sendable, Hashable {
     public var joulesPerFreshLaunch: Double = .nan
     /// Hours spent in Low Power Mode.
     public var lowPowerModeHours: Double = 0
-    /// Lowest battery level reached, percent.
+    /// Lowest battery level reached, percent, from the initial level on
+    /// (the simulator starts it at the trace's initial level).
     public var minBatteryPercent: Double = 100
     /// Simulation events processed (for speed measurements).
     public var events: Int = 0
