@@ -20,11 +20,11 @@ deps:
 build: deps
 	$(SWIFT) build -c release
 
-## run: build and run the default suite into Reports/default/ (a few minutes on 2 cores)
+## run: build and run the default suite into Reports/default/, replacing it whole (a few minutes on 2 cores)
 SUITE ?= default
 run: deps
 	$(SWIFT) build -c release --product bgbench
-	.build/release/bgbench run Benchmarks/suites/$(SUITE).json --out Reports/$(SUITE)
+	.build/release/bgbench run Benchmarks/suites/$(SUITE).json --out Reports/$(SUITE) --force
 
 ## test: build and run every test (debug build: internal invariant checks on)
 test: deps
