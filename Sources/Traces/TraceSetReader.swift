@@ -218,7 +218,9 @@ public enum TraceSetReader {
     }
 
     /// The position of the row's user in `users`, checking that users come in
-    /// the users.csv order.
+    /// the users.csv order. Inlined (as are `interval` and the field parsers)
+    /// because it runs on every row of every per-user file.
+    @inline(__always)
     private static func user(_ row: CSVRow, _ ctx: Context, after previous: Int?) throws -> Int {
         let id = try row.int(1, min: 0, what: "a user index")
         let known = id < ctx.dense.count ? (ctx.dense[id] >= 0 ? ctx.dense[id] : nil) : ctx.position[id]
@@ -230,6 +232,7 @@ public enum TraceSetReader {
     }
 
     /// [start, end) in columns 2 and 3, inside [0, horizon], start < end.
+    @inline(__always)
     private static func interval(_ row: CSVRow, _ ctx: Context) throws -> (Int64, Int64) {
         // The messages capture the horizon alone, not `ctx` (capturing the
         // struct would retain its dictionary and arrays on every row).
@@ -415,10 +418,14 @@ struct CSVRow {
         TraceFormatError(file: file, line: line, column: column, message: message)
     }
 
+    @inline(__always)
     func expectCount() throws {
-        guard fieldCount == expectedCount else {
-            throw error(0, "expected \(expectedCount) comma-separated fields (\(TraceSetFile.headers[file]!.joined(separator: ","))), found \(fieldCount)")
-        }
+        guard fieldCount == expectedCount else { throw countError() }
+    }
+
+    @inline(never)
+    func countError() -> TraceFormatError {
+        error(0, "expected \(expectedCount) comma-separated fields (\(TraceSetFile.headers[file]!.joined(separator: ","))), found \(fieldCount)")
     }
 
     /// The integer in field `i` (0-based): an optional '-' then 1–19 digits,
