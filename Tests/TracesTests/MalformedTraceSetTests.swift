@@ -112,6 +112,11 @@ final class MalformedTraceSetTests: XCTestCase {
         assertRejected(TraceSetFile.sessions, line: 2, column: 2, "an integer; found \"9223372036854775808\"")
         try setField(TraceSetFile.sessions, line: 2, column: 2, to: "12x4")
         assertRejected(TraceSetFile.sessions, line: 2, column: 2, "an integer; found \"12x4\"")
+        // A non-digit among eight read as one word, and one just past them.
+        for bad in ["1234567:9012", "123456789/12", "/2345678"] {
+            try setField(TraceSetFile.sessions, line: 2, column: 2, to: bad)
+            assertRejected(TraceSetFile.sessions, line: 2, column: 2, "an integer; found \"\(bad)\"")
+        }
     }
 
     func testAFileWithoutAFinalNewlineReadsTheSame() throws {
