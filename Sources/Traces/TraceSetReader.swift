@@ -562,14 +562,13 @@ enum CSVRows {
                 throw TraceFormatError(file: file, line: 1, column: 0, message: "expected the header \(header.joined(separator: ","))")
             }
             while start < n {
-                // The line's end: the next '\n' (or the end of the file),
-                // found by `memchr`, which scans many bytes per instruction;
-                // then the fields, at each ',' of the line.
-                let newline = memchr(base + start, 10, n - start)
-                let i = newline.map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) } ?? n
+                // The line's end, the next '\n' (or the end of the file), then
+                // the fields, at each ',' of the line: both found by `memchr`,
+                // which tests many bytes per instruction.
+                let i = offset(of: 10, in: base, from: start, to: n) ?? n
                 var count = 0
                 var f = start
-                for j in start..<i where bytes[j] == 44 {
+                while let j = offset(of: 44, in: base, from: f, to: i) {
                     if count < maxFields { store[count] = (f, j) }
                     count += 1
                     f = j + 1
@@ -597,6 +596,12 @@ enum CSVRows {
                 throw TraceFormatError(file: file, line: 1, column: 0, message: "expected the header \(header.joined(separator: ","))")
             }
         }
+    }
+
+    /// The offset of the first `byte` in `base[from..<to]`, nil if none.
+    @inline(__always)
+    private static func offset(of byte: UInt8, in base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int? {
+        memchr(base + from, Int32(byte), to - from).map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) }
     }
 
     /// Fields kept per line; a line with more is an error anyway (every
