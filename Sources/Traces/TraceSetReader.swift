@@ -218,7 +218,9 @@ public enum TraceSetReader {
     }
 
     /// The position of the row's user in `users`, checking that users come in
-    /// the users.csv order.
+    /// the users.csv order. Inlined (as are `interval` and the field parsers)
+    /// because it runs on every row of every per-user file.
+    @inline(__always)
     private static func user(_ row: CSVRow, _ ctx: Context, after previous: Int?) throws -> Int {
         let id = try row.int(1, min: 0, what: "a user index")
         let known = id < ctx.dense.count ? (ctx.dense[id] >= 0 ? ctx.dense[id] : nil) : ctx.position[id]
@@ -230,6 +232,7 @@ public enum TraceSetReader {
     }
 
     /// [start, end) in columns 2 and 3, inside [0, horizon], start < end.
+    @inline(__always)
     private static func interval(_ row: CSVRow, _ ctx: Context) throws -> (Int64, Int64) {
         // The messages capture the horizon alone, not `ctx` (capturing the
         // struct would retain its dictionary and arrays on every row).
@@ -385,180 +388,4 @@ public enum TraceSetReader {
         }
         if let p = previous { users[p].contentUpdates = current }
     }
-}
-
-/// One data row of a CSV file, with the helpers that parse its fields and
-/// build errors that point at them. The fields are byte ranges of the
-/// file's bytes: integers (most of a trace set) are parsed straight from the
-/// bytes, text fields become strings only when asked for.
-struct CSVRow {
-    /// Index of the file in `TraceSetFile.allCSV` (an integer rather than the
-    /// name: a String field would be retained and released on every row).
-    let fileIndex: Int
-    var file: String { TraceSetFile.allCSV[fileIndex] }
-    let line: Int
-    let bytes: UnsafeBufferPointer<UInt8>
-    /// Start and end (exclusive) byte offset of each field (at most
-    /// `CSVRows.maxFields`; `fieldCount` says how many the line has).
-    let ranges: UnsafeBufferPointer<(Int, Int)>
-    let fieldCount: Int
-    let expectedCount: Int
-
-    var fields: UnsafeBufferPointer<(Int, Int)> { ranges }
-
-    subscript(i: Int) -> Substring {
-        let (a, b) = ranges[i]
-        return Substring(String(decoding: UnsafeBufferPointer(rebasing: bytes[a..<b]), as: UTF8.self))
-    }
-
-    func error(_ column: Int, _ message: String) -> TraceFormatError {
-        TraceFormatError(file: file, line: line, column: column, message: message)
-    }
-
-    func expectCount() throws {
-        guard fieldCount == expectedCount else {
-            throw error(0, "expected \(expectedCount) comma-separated fields (\(TraceSetFile.headers[file]!.joined(separator: ","))), found \(fieldCount)")
-        }
-    }
-
-    /// The integer in field `i` (0-based): an optional '-' then 1–19 digits,
-    /// nil on anything else or on overflow (no trap, whatever the input).
-    @inline(__always)
-    func integer(_ i: Int) -> Int64? {
-        var (a, b) = ranges[i]
-        guard a < b else { return nil }
-        let negative = bytes[a] == UInt8(ascii: "-")
-        if negative { a += 1 }
-        guard a < b, b - a <= 19 else { return nil }
-        var v: Int64 = 0
-        while a < b {
-            let d = bytes[a] &- 48
-            guard d < 10 else { return nil }
-            let (m, o1) = v.multipliedReportingOverflow(by: 10)
-            let (r, o2) = m.addingReportingOverflow(Int64(d))
-            guard !o1, !o2 else { return nil }
-            v = r
-            a += 1
-        }
-        return negative ? -v : v
-    }
-
-    /// Column numbers are 1-based.
-    func int(_ column: Int, min: Int, what: @autoclosure () -> String) throws -> Int {
-        guard let v = integer(column - 1), v >= Int64(min), v <= Int64(Int.max) else {
-            throw error(column, "expected \(what()) (an integer >= \(min)), found \"\(self[column - 1])\"")
-        }
-        return Int(v)
-    }
-
-    func int(_ column: Int, min: Int, max: Int, what: @autoclosure () -> String) throws -> Int {
-        guard let v = integer(column - 1), v >= Int64(min), v <= Int64(max) else {
-            throw error(column, "expected \(what()) (an integer in [\(min), \(max)]), found \"\(self[column - 1])\"")
-        }
-        return Int(v)
-    }
-
-    func int64(_ column: Int, in range: ClosedRange<Int64>, what: @autoclosure () -> String) throws -> Int64 {
-        guard let v = integer(column - 1) else { throw error(column, "expected \(what()), an integer; found \"\(self[column - 1])\"") }
-        guard range.contains(v) else { throw error(column, "expected \(what()); \(v) is outside") }
-        return v
-    }
-
-    func real(_ column: Int, min: Double, what: @autoclosure () -> String) throws -> Double {
-        let f = self[column - 1]
-        guard let v = Double(f), v.isFinite, v >= min else { throw error(column, "expected \(what()), found \"\(f)\"") }
-        return v
-    }
-
-    func real(_ column: Int, in range: Range<Double>, what: @autoclosure () -> String) throws -> Double {
-        let f = self[column - 1]
-        guard let v = Double(f), range.contains(v) else { throw error(column, "expected \(what()), found \"\(f)\"") }
-        return v
-    }
-
-    func bool(_ column: Int) throws -> Bool {
-        let (a, b) = ranges[column - 1]
-        if b - a == 1 && bytes[a] == UInt8(ascii: "1") { return true }
-        if b - a == 1 && bytes[a] == UInt8(ascii: "0") { return false }
-        throw error(column, "expected 1 (accepts) or 0 (declines), found \"\(self[column - 1])\"")
-    }
-}
-
-/// Line-by-line reading of one trace-set CSV file: checks the header, then
-/// hands each data row to `body`. Lines end in "\n" ("\r\n" is accepted);
-/// no quoting (no field may contain a comma); no blank lines. Works on the
-/// file's bytes (no String per line or field: Docs/Performance.md).
-enum CSVRows {
-    static func forEach(_ dir: URL, _ file: String, _ body: (CSVRow) throws -> Void) throws {
-        let header = TraceSetFile.headers[file]!
-        let fileIndex = TraceSetFile.allCSV.firstIndex(of: file)!
-        let data: Data
-        do { data = try Data(contentsOf: dir.appendingPathComponent(file)) } catch {
-            throw TraceFormatError(file: file, line: 0, column: 0, message: "cannot read the file: \(error.localizedDescription)")
-        }
-        // Field ranges of the current line, in a buffer reused line after line.
-        let store = UnsafeMutableBufferPointer<(Int, Int)>.allocate(capacity: maxFields)
-        defer { store.deallocate() }
-        try data.withUnsafeBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            var lineNumber = 0
-            var start = 0
-            let n = bytes.count
-            while start < n {
-                // One line: [start, end), without its "\n" and a "\r" before it.
-                var end = start
-                while end < n && bytes[end] != 10 { end += 1 }
-                let next = end + 1
-                if end > start && bytes[end - 1] == 13 { end -= 1 }
-                lineNumber += 1
-                var count = 0
-                var f = start
-                var i = start
-                while i < end {
-                    if bytes[i] == 44 {
-                        if count < maxFields { store[count] = (f, i) }
-                        count += 1
-                        f = i + 1
-                    }
-                    i += 1
-                }
-                if count < maxFields { store[count] = (f, end) }
-                count += 1
-                let row = CSVRow(fileIndex: fileIndex, line: lineNumber, bytes: bytes,
-                                 ranges: UnsafeBufferPointer(rebasing: store[0..<min(count, maxFields)]),
-                                 fieldCount: count, expectedCount: header.count)
-                if lineNumber == 1 {
-                    try checkHeader(row, header)
-                } else if end == start {
-                    throw TraceFormatError(file: file, line: lineNumber, column: 0, message: "blank line; expected a data row")
-                } else {
-                    try body(row)
-                }
-                start = next
-            }
-            if lineNumber == 0 {
-                throw TraceFormatError(file: file, line: 1, column: 0, message: "expected the header \(header.joined(separator: ","))")
-            }
-        }
-    }
-
-    /// Fields kept per line; a line with more is an error anyway (every
-    /// file has at most 11 columns), reported with its true count.
-    static let maxFields = 32
-
-    private static func checkHeader(_ row: CSVRow, _ header: [String]) throws {
-        let file = row.file
-        for (i, name) in header.enumerated() where i >= row.ranges.count || row[i] != name {
-            throw TraceFormatError(file: file, line: 1, column: i + 1,
-                                   message: "expected the header \(header.joined(separator: ",")); column \(i + 1) should be \"\(name)\"")
-        }
-        if row.fieldCount > header.count {
-            throw TraceFormatError(file: file, line: 1, column: header.count + 1,
-                                   message: "expected the header \(header.joined(separator: ",")); unexpected extra column \"\(row[header.count])\"")
-        }
-    }
-}
-
-extension Substring {
-    func trimmingSuffix(_ suffix: String) -> Substring { hasSuffix(suffix) ? dropLast(suffix.count) : self }
 }

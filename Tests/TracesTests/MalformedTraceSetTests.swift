@@ -103,6 +103,32 @@ final class MalformedTraceSetTests: XCTestCase {
         assertRejected(TraceSetFile.sessions, line: 2, column: 2, "an integer")
     }
 
+    func testNineteenDigitIntegersAreCheckedForOverflow() throws {
+        // The largest Int64 parses (and is then out of range); one more
+        // overflows: the reader's 19th digit is the one checked.
+        try setField(TraceSetFile.sessions, line: 2, column: 2, to: "9223372036854775807")
+        assertRejected(TraceSetFile.sessions, line: 2, column: 2, "9223372036854775807 is outside")
+        try setField(TraceSetFile.sessions, line: 2, column: 2, to: "9223372036854775808")
+        assertRejected(TraceSetFile.sessions, line: 2, column: 2, "an integer; found \"9223372036854775808\"")
+        try setField(TraceSetFile.sessions, line: 2, column: 2, to: "12x4")
+        assertRejected(TraceSetFile.sessions, line: 2, column: 2, "an integer; found \"12x4\"")
+        // A non-digit among eight read as one word, and one just past them.
+        for bad in ["1234567:9012", "123456789/12", "/2345678"] {
+            try setField(TraceSetFile.sessions, line: 2, column: 2, to: bad)
+            assertRejected(TraceSetFile.sessions, line: 2, column: 2, "an integer; found \"\(bad)\"")
+        }
+    }
+
+    func testAFileWithoutAFinalNewlineReadsTheSame() throws {
+        let before = try TraceSetReader.read(directory: dir.url)
+        for name in [TraceSetFile.sessions, TraceSetFile.contentUpdates] {
+            let url = dir.url.appendingPathComponent(name)
+            let text = try String(contentsOf: url, encoding: .utf8)
+            try String(text.dropLast()).write(to: url, atomically: true, encoding: .utf8)
+        }
+        XCTAssertEqual(try TraceSetReader.read(directory: dir.url).users, before.users)
+    }
+
     func testCRLFLinesAreAccepted() throws {
         for name in TraceSetFile.allCSV {
             let url = dir.url.appendingPathComponent(name)

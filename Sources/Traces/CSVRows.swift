@@ -1,0 +1,239 @@
+// The byte-level CSV layer of the trace-set reader: splitting a file into
+// rows and fields, and parsing fields with errors that name file:line:column
+// (format: Datasets/README.md; figures: Docs/Performance.md, "Trace reading").
+import Foundation
+
+/// One data row of a CSV file, with the helpers that parse its fields and
+/// build errors that point at them. The fields are byte ranges of the
+/// file's bytes: integers (most of a trace set) are parsed straight from the
+/// bytes, text fields become strings only when asked for.
+struct CSVRow {
+    /// Index of the file in `TraceSetFile.allCSV` (an integer rather than the
+    /// name: a String field would be retained and released on every row).
+    let fileIndex: Int
+    var file: String { TraceSetFile.allCSV[fileIndex] }
+    let line: Int
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// Start and end (exclusive) byte offset of each field (at most
+    /// `CSVRows.maxFields`; `fieldCount` says how many the line has).
+    let ranges: UnsafeBufferPointer<(Int, Int)>
+    let fieldCount: Int
+    let expectedCount: Int
+
+    var fields: UnsafeBufferPointer<(Int, Int)> { ranges }
+
+    subscript(i: Int) -> Substring {
+        let (a, b) = ranges[i]
+        return Substring(String(decoding: UnsafeBufferPointer(rebasing: bytes[a..<b]), as: UTF8.self))
+    }
+
+    func error(_ column: Int, _ message: String) -> TraceFormatError {
+        TraceFormatError(file: file, line: line, column: column, message: message)
+    }
+
+    @inline(__always)
+    func expectCount() throws {
+        guard fieldCount == expectedCount else { throw countError() }
+    }
+
+    @inline(never)
+    func countError() -> TraceFormatError {
+        error(0, "expected \(expectedCount) comma-separated fields (\(TraceSetFile.headers[file]!.joined(separator: ","))), found \(fieldCount)")
+    }
+
+    /// The integer in field `i` (0-based): an optional '-' then 1–19 digits,
+    /// nil on anything else or on overflow (no trap, whatever the input).
+    @inline(__always)
+    func integer(_ i: Int) -> Int64? {
+        var (a, b) = ranges[i]
+        guard a < b else { return nil }
+        let negative = bytes[a] == UInt8(ascii: "-")
+        if negative { a += 1 }
+        guard a < b, b - a <= 19 else { return nil }
+        // Eighteen digits cannot overflow (10^18 < Int64.max), so they are
+        // accumulated without checks; only a 19th digit needs them. Every
+        // time in µs of a trace set has at most 17 digits.
+        var v: Int64 = 0
+        let unchecked = Swift.min(b, a + 18)
+        while unchecked - a >= 8 {
+            guard let eight = eightDigits(at: a) else { return nil }
+            v = v &* 100_000_000 &+ eight
+            a += 8
+        }
+        while a < unchecked {
+            let d = bytes[a] &- 48
+            guard d < 10 else { return nil }
+            v = v &* 10 &+ Int64(d)
+            a += 1
+        }
+        if a < b {
+            let d = bytes[a] &- 48
+            guard d < 10 else { return nil }
+            let (m, o1) = v.multipliedReportingOverflow(by: 10)
+            let (r, o2) = m.addingReportingOverflow(Int64(d))
+            guard !o1, !o2 else { return nil }
+            v = r
+        }
+        return negative ? -v : v
+    }
+
+    /// The eight ASCII digits at byte offset `a` as a number, nil if any of
+    /// them is not a digit. The eight bytes are tested and combined as one
+    /// 64-bit word (pairs of digits, then fours, then the eight) rather than
+    /// digit by digit: most of a trace set's bytes are the digits of µs times.
+    @inline(__always)
+    func eightDigits(at a: Int) -> Int64? {
+        let word = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + a).loadUnaligned(as: UInt64.self))
+        // A byte is a digit (0x30–0x39) iff its high nibble is 3 and stays 3
+        // when 6 is added.
+        let high: UInt64 = 0xF0F0_F0F0_F0F0_F0F0, threes: UInt64 = 0x3030_3030_3030_3030
+        guard word & high == threes, (word &+ 0x0606_0606_0606_0606) & high == threes else { return nil }
+        // The first digit is the lowest byte; each step merges neighbours
+        // (no lane overflows: 99, 9 999, 99 999 999).
+        var v = word &- threes
+        v = (v &* 10 &+ (v >> 8)) & 0x00FF_00FF_00FF_00FF
+        v = (v &* 100 &+ (v >> 16)) & 0x0000_FFFF_0000_FFFF
+        v = (v &* 10_000 &+ (v >> 32)) & 0xFFFF_FFFF
+        return Int64(v)
+    }
+
+    // The parsers below are inlined into each reader's row loop and keep
+    // only the test there; building the message (string interpolation,
+    // the `what` closure) happens out of line, on the error path alone.
+
+    /// Column numbers are 1-based.
+    @inline(__always)
+    func int(_ column: Int, min: Int, what: @autoclosure () -> String) throws -> Int {
+        guard let v = integer(column - 1), v >= Int64(min), v <= Int64(Int.max) else {
+            throw intError(column, "expected \(what()) (an integer >= \(min)),")
+        }
+        return Int(v)
+    }
+
+    @inline(__always)
+    func int(_ column: Int, min: Int, max: Int, what: @autoclosure () -> String) throws -> Int {
+        guard let v = integer(column - 1), v >= Int64(min), v <= Int64(max) else {
+            throw intError(column, "expected \(what()) (an integer in [\(min), \(max)]),")
+        }
+        return Int(v)
+    }
+
+    @inline(__always)
+    func int64(_ column: Int, in range: ClosedRange<Int64>, what: @autoclosure () -> String) throws -> Int64 {
+        guard let v = integer(column - 1) else { throw intError(column, "expected \(what()), an integer;") }
+        guard range.contains(v) else { throw error(column, "expected \(what()); \(v) is outside") }
+        return v
+    }
+
+    /// `expectation` followed by the field as found.
+    @inline(never)
+    func intError(_ column: Int, _ expectation: String) -> TraceFormatError {
+        error(column, "\(expectation) found \"\(self[column - 1])\"")
+    }
+
+    func real(_ column: Int, min: Double, what: @autoclosure () -> String) throws -> Double {
+        let f = self[column - 1]
+        guard let v = Double(f), v.isFinite, v >= min else { throw error(column, "expected \(what()), found \"\(f)\"") }
+        return v
+    }
+
+    func real(_ column: Int, in range: Range<Double>, what: @autoclosure () -> String) throws -> Double {
+        let f = self[column - 1]
+        guard let v = Double(f), range.contains(v) else { throw error(column, "expected \(what()), found \"\(f)\"") }
+        return v
+    }
+
+    func bool(_ column: Int) throws -> Bool {
+        let (a, b) = ranges[column - 1]
+        if b - a == 1 && bytes[a] == UInt8(ascii: "1") { return true }
+        if b - a == 1 && bytes[a] == UInt8(ascii: "0") { return false }
+        throw error(column, "expected 1 (accepts) or 0 (declines), found \"\(self[column - 1])\"")
+    }
+}
+
+/// Line-by-line reading of one trace-set CSV file: checks the header, then
+/// hands each data row to `body`. Lines end in "\n" ("\r\n" is accepted);
+/// no quoting (no field may contain a comma); no blank lines. Works on the
+/// file's bytes (no String per line or field: Docs/Performance.md).
+enum CSVRows {
+    static func forEach(_ dir: URL, _ file: String, _ body: (CSVRow) throws -> Void) throws {
+        let header = TraceSetFile.headers[file]!
+        let fileIndex = TraceSetFile.allCSV.firstIndex(of: file)!
+        let data: Data
+        do { data = try Data(contentsOf: dir.appendingPathComponent(file)) } catch {
+            throw TraceFormatError(file: file, line: 0, column: 0, message: "cannot read the file: \(error.localizedDescription)")
+        }
+        // Field ranges of the current line, in a buffer reused line after line.
+        let store = UnsafeMutableBufferPointer<(Int, Int)>.allocate(capacity: maxFields)
+        defer { store.deallocate() }
+        try data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var lineNumber = 0
+            var start = 0
+            let n = bytes.count
+            guard let base = bytes.baseAddress, n > 0 else {
+                throw TraceFormatError(file: file, line: 1, column: 0, message: "expected the header \(header.joined(separator: ","))")
+            }
+            while start < n {
+                // The line's end, the next '\n' (or the end of the file), then
+                // the fields, at each ',' of the line: both found by `memchr`,
+                // which tests many bytes per instruction.
+                let i = offset(of: 10, in: base, from: start, to: n) ?? n
+                var count = 0
+                var f = start
+                while let j = offset(of: 44, in: base, from: f, to: i) {
+                    if count < maxFields { store[count] = (f, j) }
+                    count += 1
+                    f = j + 1
+                }
+                let next = i + 1
+                // [start, end): the line without its "\n" and a "\r" before it.
+                var end = i
+                if end > start && bytes[end - 1] == 13 { end -= 1 }
+                lineNumber += 1
+                if count < maxFields { store[count] = (f, end) }
+                count += 1
+                let row = CSVRow(fileIndex: fileIndex, line: lineNumber, bytes: bytes,
+                                 ranges: UnsafeBufferPointer(rebasing: store[0..<min(count, maxFields)]),
+                                 fieldCount: count, expectedCount: header.count)
+                if lineNumber == 1 {
+                    try checkHeader(row, header)
+                } else if end == start {
+                    throw TraceFormatError(file: file, line: lineNumber, column: 0, message: "blank line; expected a data row")
+                } else {
+                    try body(row)
+                }
+                start = next
+            }
+            if lineNumber == 0 {
+                throw TraceFormatError(file: file, line: 1, column: 0, message: "expected the header \(header.joined(separator: ","))")
+            }
+        }
+    }
+
+    /// The offset of the first `byte` in `base[from..<to]`, nil if none.
+    @inline(__always)
+    private static func offset(of byte: UInt8, in base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int? {
+        memchr(base + from, Int32(byte), to - from).map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) }
+    }
+
+    /// Fields kept per line; a line with more is an error anyway (every
+    /// file has at most 11 columns), reported with its true count.
+    static let maxFields = 32
+
+    private static func checkHeader(_ row: CSVRow, _ header: [String]) throws {
+        let file = row.file
+        for (i, name) in header.enumerated() where i >= row.ranges.count || row[i] != name {
+            throw TraceFormatError(file: file, line: 1, column: i + 1,
+                                   message: "expected the header \(header.joined(separator: ",")); column \(i + 1) should be \"\(name)\"")
+        }
+        if row.fieldCount > header.count {
+            throw TraceFormatError(file: file, line: 1, column: header.count + 1,
+                                   message: "expected the header \(header.joined(separator: ",")); unexpected extra column \"\(row[header.count])\"")
+        }
+    }
+}
+
+extension Substring {
+    func trimmingSuffix(_ suffix: String) -> Substring { hasSuffix(suffix) ? dropLast(suffix.count) : self }
+}
