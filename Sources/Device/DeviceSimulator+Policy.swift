@@ -14,10 +14,9 @@ extension DeviceSimulator {
     /// policy call. Nothing else reads `ctx`, so it cannot be stale where it
     /// is used.
     ///
-    /// The policy call copies the context (exclusive access to `self`), so a
-    /// field stored just before it stalls that copy (store-to-load
-    /// forwarding): hence the fields stored in place where they change, and
-    /// the conditional stores here.
+    /// The policy call copies the context, so fields are written where they
+    /// change rather than all at once just before the call, and here only
+    /// when changed (Docs/Performance.md, "The figures behind the source comments").
     @inline(__always)
     mutating func refreshContext() {
         // Stored only when changed (often not, between two calls). Compared

@@ -63,19 +63,16 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
 
     // Device state.
     /// The current time. Stored in the policy's context (`ctx.now`), like
-    /// `state`: written when time advances rather than just before each
-    /// policy call, whose copy of the context would then wait on the fresh
-    /// store (store-to-load forwarding). `ctx.now` is `now` at every policy
-    /// call.
+    /// `state`, and written when time advances rather than just before each
+    /// policy call (see `refreshContext`). `ctx.now` is `now` at every
+    /// policy call.
     public internal(set) var now: SimTime {
         get { ctx.now }
         set { ctx.now = newValue }
     }
     /// The device state. Stored in the policy's context (`ctx.device`), so
-    /// a decision point does not copy it there (written field by field just
-    /// before the context is passed, and so copied whole, it would wait on
-    /// store-to-load forwarding). `ctx.device` is the state at every policy
-    /// call.
+    /// a decision point does not copy it there (see `refreshContext`).
+    /// `ctx.device` is the state at every policy call.
     var state: DeviceState {
         get { ctx.device }
         _modify { yield &ctx.device }

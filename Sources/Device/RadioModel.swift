@@ -218,11 +218,9 @@ public struct RadioModel: Sendable {
         if foregroundFrom <= start && start < foregroundUntil { betaFrom = min(end, foregroundUntil) }
         let betaSeconds = betaFrom == start ? activeSeconds : Double(end &- betaFrom) * 1e-6
         let alpha = shape.alphaJoules
-        // Promotion and active energy added to a local copy and stored at
-        // once, the charge computed from it: adding to `energy` field by
-        // field and then subtracting `before` from it would reload the
-        // fields just stored (a store-to-load forwarding wait). Same
-        // additions, same values.
+        // Promotion and active energy added to a local copy, stored at once,
+        // and the charge computed from that copy (the same additions, so the
+        // same values as adding to `energy` field by field).
         var after = energy
         if promoted { after.promotion += p.promotionJoules }
         after.active += p.betaWatts * betaSeconds + alpha

@@ -6,14 +6,13 @@ import SimCore
 /// the protocol of Docs/ExternalPolicyProtocol.md (versioned; a reference
 /// client in Examples/python/bgbench_policy.py).
 ///
-/// It forwards every observation and every decision point, so it declares
-/// `observedKinds = .all`; the process sees what a policy in Swift sees.
+/// It forwards every observation and every decision point (it keeps the
+/// seam's default of every observation kind); the process sees what a
+/// policy in Swift sees.
 /// Parameters: `command` (argv, required), `timeout` (longest wait for any
 /// one reply, default 10s); any other parameter is passed through to the
 /// process in every `start` message.
 public struct ExternalPolicy: SchedulingPolicy {
-    public static var observedKinds: ObservationKinds { .all }
-
     let host: ExternalDecisionHost
     /// This copy's device conversation, opened at the first call: the
     /// registry's prototype never has one, each device's copy gets its own.

@@ -1,4 +1,4 @@
-import Device
+@_spi(BuiltInPolicies) import Device
 import SimCore
 
 /// `ios-system` — a model of the discretionary scheduler iOS itself runs:
@@ -38,6 +38,9 @@ import SimCore
 /// context; everything it records comes from observations, never from
 /// having asked.
 public struct IOSSystemPolicy: SchedulingPolicy {
+    /// The built-in hint (`PolicyConformance` checks it against delivering
+    /// every observation).
+    @_spi(BuiltInPolicies)
     public static var observedKinds: ObservationKinds { [.launch, .taskFinished] }
 
     public var baseInterval: SimDuration
