@@ -130,6 +130,32 @@ public struct AppModel: Sendable, Hashable, Codable {
     /// backoff policy something to act on.
     public var retryDelayAfterFailure: SimDuration?
 
+    // Behaviours that the iOS scheduler reacts to (issue 17). Each is off
+    // (0) by default, and each draws from its own `RandomPurpose`, so a
+    // world with them off has exactly the draws it had without them.
+
+    /// The user's habit with this app in the app switcher: the probability
+    /// that, when a session of the app ends, the user force-quits it
+    /// (swipes it away). A force-quit app gets no background launch of any
+    /// kind until its next launch (``Refusal/appForceQuit``). Probability
+    /// per session end, in [0, 1]; default 0. Apple publishes no frequency:
+    /// any value is an assumption (Docs/Semantics.md, "Force-quit").
+    public var forceQuitProbability: Double
+    /// The probability that a background run's handler never calls its
+    /// completion handler (`setTaskCompleted` / the fetch completion
+    /// handler): the app does its work, then the run is held until its
+    /// budget (``OSRules/refreshBudget`` or ``OSRules/processingBudget``)
+    /// and ends `.expired`, its energy counted as wasted, with no fetch
+    /// result. Probability per run, in [0, 1]; default 0 (assumption).
+    public var neverCompletesProbability: Double
+    /// The probability that, when a session of the app ends, the app
+    /// cancels the background requests it just submitted (its refresh and
+    /// processing identifiers, as `BGTaskScheduler.cancel(taskRequestWithIdentifier:)`;
+    /// e.g. the user signed out or turned sync off): none of them runs,
+    /// and nothing is pending for the app until its next session ends.
+    /// Probability per session end, in [0, 1]; default 0 (assumption).
+    public var cancelsRequestsProbability: Double
+
     public init(refresh: WorkModel = .refreshDefault, processing: WorkModel = .processingDefault,
                 usesLegacyFetch: Bool = false, minimumFetchInterval: SimDuration = AppDefaults.minimumFetchInterval,
                 refreshEarliestBeginDelay: SimDuration = AppDefaults.refreshEarliestBeginDelay, resubmitsAtStart: Bool = true,
@@ -137,7 +163,9 @@ public struct AppModel: Sendable, Hashable, Codable {
                 checkpointsOnExpiration: Bool = true, backgroundAppRefreshEnabled: Bool = true,
                 processingInterval: SimDuration? = nil, processingRequiresExternalPower: Bool = true,
                 processingRequiresNetwork: Bool = true,
-                retryDelayAfterFailure: SimDuration? = AppDefaults.retryDelayAfterFailure) {
+                retryDelayAfterFailure: SimDuration? = AppDefaults.retryDelayAfterFailure,
+                forceQuitProbability: Double = 0, neverCompletesProbability: Double = 0,
+                cancelsRequestsProbability: Double = 0) {
         self.refresh = refresh
         self.processing = processing
         self.usesLegacyFetch = usesLegacyFetch
@@ -152,13 +180,17 @@ public struct AppModel: Sendable, Hashable, Codable {
         self.processingRequiresExternalPower = processingRequiresExternalPower
         self.processingRequiresNetwork = processingRequiresNetwork
         self.retryDelayAfterFailure = retryDelayAfterFailure
+        self.forceQuitProbability = forceQuitProbability
+        self.neverCompletesProbability = neverCompletesProbability
+        self.cancelsRequestsProbability = cancelsRequestsProbability
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case refresh, processing, usesLegacyFetch, minimumFetchInterval, refreshEarliestBeginDelay,
              resubmitsAtStart, forgetProbability, reportsHonestly, checkpointsOnExpiration,
              backgroundAppRefreshEnabled, processingInterval, processingRequiresExternalPower,
-             processingRequiresNetwork, retryDelayAfterFailure
+             processingRequiresNetwork, retryDelayAfterFailure,
+             forceQuitProbability, neverCompletesProbability, cancelsRequestsProbability
     }
 
     public init(from decoder: any Decoder) throws {
@@ -192,6 +224,9 @@ public struct AppModel: Sendable, Hashable, Codable {
         } else {
             retryDelayAfterFailure = try c.duration(.retryDelayAfterFailure, default: .zero)
         }
+        forceQuitProbability = try c.value(.forceQuitProbability, default: d.forceQuitProbability)
+        neverCompletesProbability = try c.value(.neverCompletesProbability, default: d.neverCompletesProbability)
+        cancelsRequestsProbability = try c.value(.cancelsRequestsProbability, default: d.cancelsRequestsProbability)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -214,5 +249,8 @@ public struct AppModel: Sendable, Hashable, Codable {
         } else {
             try c.encodeNil(forKey: .retryDelayAfterFailure)
         }
+        try c.encode(forceQuitProbability, forKey: .forceQuitProbability)
+        try c.encode(neverCompletesProbability, forKey: .neverCompletesProbability)
+        try c.encode(cancelsRequestsProbability, forKey: .cancelsRequestsProbability)
     }
 }

@@ -126,6 +126,15 @@ public struct BackgroundTaskScheduler: Sendable {
         pending.removeAll { $0.app == app && $0.identifier == index }
     }
 
+    /// `cancel(taskRequestWithIdentifier:)` by identifier index (the
+    /// simulator's path): removes the app's pending request with that
+    /// identifier and returns it with the place it had in `pending`, or nil
+    /// when none is pending.
+    public mutating func cancel(app: Int32, identifierIndex: Int32) -> (request: TaskRequest, index: Int)? {
+        guard let i = pending.firstIndex(where: { $0.app == app && $0.identifier == identifierIndex }) else { return nil }
+        return (pending.remove(at: i), i)
+    }
+
     /// `cancelAllTaskRequests()`.
     public mutating func cancelAll(app: Int32) {
         pending.removeAll { $0.app == app }

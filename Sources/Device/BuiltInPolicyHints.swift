@@ -28,6 +28,8 @@ public struct ObservationKinds: OptionSet, Sendable, Hashable {
     public static let taskFinished = ObservationKinds(rawValue: 1 << 3)
     public static let stateChanged = ObservationKinds(rawValue: 1 << 4)
     public static let refused = ObservationKinds(rawValue: 1 << 5)
+    public static let forceQuit = ObservationKinds(rawValue: 1 << 6)
+    public static let cancelled = ObservationKinds(rawValue: 1 << 7)
     /// Every kind, including kinds added later.
     public static let all = ObservationKinds(rawValue: .max)
 }
@@ -43,6 +45,8 @@ extension PolicyObservation {
         case .taskFinished: .taskFinished
         case .stateChanged: .stateChanged
         case .refused: .refused
+        case .forceQuit: .forceQuit
+        case .cancelled: .cancelled
         }
     }
 }
@@ -53,7 +57,8 @@ extension ObservationKinds {
         if self == .all { return "all" }
         let named: [(ObservationKinds, String)] = [(.launch, "launch"), (.sessionEnded, "sessionEnded"),
                                                    (.submitted, "submitted"), (.taskFinished, "taskFinished"),
-                                                   (.stateChanged, "stateChanged"), (.refused, "refused")]
+                                                   (.stateChanged, "stateChanged"), (.refused, "refused"),
+                                                   (.forceQuit, "forceQuit"), (.cancelled, "cancelled")]
         return "[" + named.filter { contains($0.0) }.map(\.1).joined(separator: ", ") + "]"
     }
 }

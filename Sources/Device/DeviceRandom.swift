@@ -51,4 +51,10 @@ enum RandomPurpose: UInt64 {
     case jitter = 3
     /// Server latency (one uniform through the normal quantile).
     case serverLatency = 4
+    /// The user force-quits the app at a session end (keyed by app and session number).
+    case forceQuit = 5
+    /// A run's handler never calls its completion handler (keyed by task slot and run number).
+    case neverCompletes = 6
+    /// The app cancels its requests at a session end (keyed by app and session number).
+    case cancelsRequests = 7
 }

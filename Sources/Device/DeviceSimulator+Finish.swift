@@ -41,6 +41,7 @@ extension DeviceSimulator {
         var task = runningTask
         taskEnd = .farFuture
         metrics.tasksCensored += 1
+        countBytes(of: task, at: now)
         if now < task.dataEnd {
             let refund = radio.cutLastTransfer(at: now)
             metrics.energy.active += refund.active

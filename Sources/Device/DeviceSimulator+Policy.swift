@@ -65,7 +65,8 @@ extension DeviceSimulator {
         var app: Int32? = nil
         if scope == .observedApp {
             switch observation {
-            case .launch(let a), .sessionEnded(let a): app = a
+            case .launch(let a), .sessionEnded(let a), .forceQuit(let a): app = a
+            case .cancelled(let r): app = r.app
             case .submitted(let r): app = r.app
             case .taskFinished(let report): app = report.request.app
             case .stateChanged, .refused: app = nil

@@ -8,6 +8,8 @@ extension DeviceSimulator {
         state.isScreenOn = true
         screenOrChargerChanged()
         state.foregroundApp = s.app
+        // The app-switcher rule ends at the app's next launch.
+        if !state.forceQuitApps.isEmpty { state.forceQuitApps.remove(s.app) }
         scheduleBatteryAlarm()
         // Rule 3: processing is expired the moment the user uses the device.
         if isRunning && runningTask.request.kind == .processing { finishRunningTask(interrupted: true) }
@@ -25,7 +27,8 @@ extension DeviceSimulator {
     }
 
     mutating func endSession() {
-        let s = trace.sessions[sessionIndex]
+        let session = sessionIndex
+        let s = trace.sessions[session]
         inSession = false
         sessionIndex += 1
         state.isScreenOn = false
@@ -37,6 +40,7 @@ extension DeviceSimulator {
         policyObserve(.stateChanged, .stateChanged(.screenOff))
         policyObserve(.sessionEnded, .sessionEnded(app: s.app))
         appEntersBackground(app: s.app)
+        appBehaviourAtSessionEnd(app: s.app, session: session)
         consultPolicy()
     }
 

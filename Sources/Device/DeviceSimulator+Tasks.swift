@@ -78,8 +78,10 @@ extension DeviceSimulator {
         }
         var fails = DeviceRandom.uniform(prefix: prefix, n) < failureProbability
         var cpu = cpuSeconds
+        runningTask.network = .offline
         if usesNetwork {
             if network.isOnline {
+                runningTask.network = network
                 let shape = transferShapes.withUnsafeBufferPointer { $0[slot &* 3 &+ Int(network.rawValue)] }
                 let t = radio.backgroundTransfer(at: now, shape: shape, latency: serverLatency(slot: slot, run: n))
                 dataEnd = t.end
@@ -104,8 +106,16 @@ extension DeviceSimulator {
         let deadline = SimTime(microseconds: now.microseconds &+ budget.microseconds)
         runningTask.start = now; runningTask.dataEnd = dataEnd; runningTask.naturalEnd = natural
         runningTask.cpuSeconds = cpu; runningTask.fails = fails; runningTask.ledger = ledger
+        // An app whose handler never completes: the run is held to its
+        // budget (drawn only when the probability is above 0; a failed
+        // run then computes nothing, as a failed run that completes).
+        let neverP = models.withUnsafeBufferPointer { $0[app].neverCompletesProbability }
+        let holds = neverP > 0 && random.uniform(RandomPurpose.neverCompletes.rawValue, UInt64(slot), n) < neverP
+        runningTask.neverCompletes = holds
+        runningTask.transferredFraction = nil
+        if holds && fails { runningTask.cpuSeconds = 0 }
         isRunning = true
-        taskEnd = min(natural, deadline)
+        taskEnd = holds ? deadline : min(natural, deadline)
     }
 
     /// Ends the running task at `now`: naturally, at its budget, cut short
@@ -113,6 +123,10 @@ extension DeviceSimulator {
     /// network going offline during its transfer (`connectionLost`: failed).
     mutating func finishRunningTask(interrupted: Bool = false, connectionLost: Bool = false) {
         guard isRunning else { return }
+        if connectionLost && runningTask.neverCompletes {
+            holdAfterConnectionLost()
+            return
+        }
         isRunning = false
         if connectionLost { runningTask.fails = true }
         // The task's fields are read (and its ledger completed) in place in
@@ -124,7 +138,12 @@ extension DeviceSimulator {
         // the report. `runningTask` does not change before `startNextTask`.
         let kind = runningTask.request.kind
         let app = Int(runningTask.request.app)
-        let expired = !connectionLost && (interrupted || now < runningTask.naturalEnd)
+        let held = runningTask.neverCompletes
+        let expired = !connectionLost && (interrupted || now < runningTask.naturalEnd || held)
+        // A held run did its work if it ran to its natural end: only the
+        // completion call is missing (the app's copy has the content).
+        let workDone = held && !runningTask.fails && now >= runningTask.naturalEnd
+        countBytes(of: runningTask, at: now)
         if now < runningTask.dataEnd {
             let refund = radio.cutLastTransfer(at: now)
             metrics.energy.active += refund.active
@@ -160,6 +179,21 @@ extension DeviceSimulator {
         case .expired:
             metrics.tasksExpired += 1
             metrics.wastedEnergyJoules += runningTask.ledger.total
+            if held {
+                // No completion call, so no fetch result; the work itself is kept.
+                metrics.runsNeverCompleted += 1
+                if workDone && kind.refreshesContent {
+                    let got = fetchContent(app: app, at: runningTask.dataEnd)
+                    newData = got
+                    if got { appState[app].unconsumedRefresh = true }
+                } else if workDone {
+                    appState[app].processingProgress = 0
+                    appState[app].lastProcessingDone = runningTask.naturalEnd
+                } else if kind == .processing && models[app].checkpointsOnExpiration {
+                    appState[app].processingProgress += cpuRan
+                }
+                break
+            }
             if kind == .processing && models[app].checkpointsOnExpiration { appState[app].processingProgress += cpuRan }
             if kind.refreshesContent { fetchResult = models[app].reportsHonestly ? .failed : .newData }
         }
@@ -169,6 +203,7 @@ extension DeviceSimulator {
             e.requestedAt = runningTask.request.submittedAt; e.earliestBegin = runningTask.request.earliestBegin
             e.start = runningTask.start; e.end = now; e.outcome = outcome; e.newData = newData
             e.energy = runningTask.ledger
+            if held { e.detail = "never_completed" }
             sink.record(e)
         }
         // Read through the buffer: `app` is a request's, which the
@@ -183,8 +218,11 @@ extension DeviceSimulator {
                    power: false, network: models[app].refresh.usesNetwork)
         }
         if kind == .legacyFetch { armLegacyFetch(app: runningTask.request.app, after: now) }
+        let f = runningTask.network == .offline ? 0 : runningTask.transferFraction(at: now)
+        let work = slotWork[app &* 3 &+ Int(kind.rawValue)]
         let report = TaskReport(request: runningTask.request, start: runningTask.start, end: now, outcome: outcome,
-                                fetchResult: fetchResult, energyJoules: runningTask.ledger.total)
+                                fetchResult: fetchResult, energyJoules: runningTask.ledger.total,
+                                bytesUp: work.bytesUp * f, bytesDown: work.bytesDown * f, network: runningTask.network)
         policyObserve(.taskFinished, .taskFinished(report))
         startNextTask()
         if !isRunning { consultPolicy() }
@@ -294,4 +332,29 @@ func standardNormalQuantile(_ p0: Double) -> Double {
     let den = ((((-5.447609879822406e+01 * r + 1.615858368580409e+02) * r - 1.556989798598866e+02) * r
         + 6.680131188771972e+01) * r - 1.328068155288572e+01) * r + 1
     return num / den
+}
+
+// Held runs (handlers that never complete) and the bytes of background work.
+extension DeviceSimulator {
+    /// A held run lost its connection during its transfer: the transfer
+    /// fails and stops now (its energy so far is spent), but the run, whose
+    /// handler never completes, is held on to its budget.
+    mutating func holdAfterConnectionLost() {
+        let refund = radio.cutLastTransfer(at: now)
+        metrics.energy.active += refund.active
+        runningTask.ledger.active += refund.active
+        runningTask.transferredFraction = runningTask.transferFraction(at: now)
+        runningTask.fails = true
+        runningTask.cpuSeconds = 0
+        runningTask.dataEnd = now
+        runningTask.naturalEnd = now
+    }
+
+    /// Adds the bytes `task` moved by `t` to the per-network totals.
+    mutating func countBytes(of task: RunningTask, at t: SimTime) {
+        guard task.network != .offline else { return }
+        let work = slotWork[Int(task.request.app) &* 3 &+ Int(task.request.kind.rawValue)]
+        let bytes = (work.bytesUp + work.bytesDown) * task.transferFraction(at: t)
+        if task.network == .cellular { metrics.backgroundBytesCellular += bytes } else { metrics.backgroundBytesWifi += bytes }
+    }
 }

@@ -186,6 +186,15 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         var cpuSeconds: Double
         var fails: Bool
         var ledger: EnergyLedger    // the task's own promotion + active (+ CPU at its end); no wake, no tail
+        /// The handler never calls its completion handler: the run is held
+        /// until its budget (`AppModel.neverCompletesProbability`).
+        var neverCompletes = false
+        /// The network its transfer uses (`.offline`: no transfer).
+        var network = NetworkType.offline
+        /// The share of its transfer's bytes that moved, once its transfer
+        /// was cut short and the run went on (a held run that lost its
+        /// connection); nil: computed from the time at its end.
+        var transferredFraction: Double? = nil
 
         /// A placeholder while no task runs.
         static var idle: RunningTask {
@@ -194,6 +203,16 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
                                              submittedAt: SimTime(microseconds: 0)),
                         start: SimTime(microseconds: 0), dataEnd: SimTime(microseconds: 0),
                         naturalEnd: SimTime(microseconds: 0), cpuSeconds: 0, fails: false, ledger: EnergyLedger())
+        }
+
+        /// The share of the transfer's bytes moved by `t`: all of them once
+        /// the data is in; before, in proportion to the time run of the
+        /// transfer window (start to data end), an approximation that
+        /// ignores that the server's latency moves no bytes.
+        func transferFraction(at t: SimTime) -> Double {
+            if let f = transferredFraction { return f }
+            guard t < dataEnd, dataEnd > start else { return 1 }
+            return max(0, Double(t.microseconds - start.microseconds)) / Double(dataEnd.microseconds - start.microseconds)
         }
     }
 

@@ -3,7 +3,9 @@ import SimCore
 /// `context.isEligible(r)` for many requests of one decision: the
 /// device-state half of ``OSRules`` folded once into a 16-bit table of the
 /// request shapes the state forbids, so that each request costs three
-/// comparisons (earliest begin, its shape's bit, the foreground app).
+/// comparisons (earliest begin, its shape's bit, the foreground app), and
+/// a fourth (the app-switcher rule, ``EligibilityRules/appForceQuit(_:_:)``)
+/// only when some app is force-quit.
 ///
 /// Derived from ``EligibilityRules`` (part of ``OSRules``): each bit term
 /// below reads the same rule predicate `refusal` does (`contentRefreshBlocked`,
@@ -24,6 +26,9 @@ public struct EligibilityTest {
     /// The foreground app's index (its own background tasks may not start),
     /// or `Int64.min` with no foreground app: no `Int32` app index equals it.
     public let foregroundApp: Int64
+    /// The force-quit apps (the app-switcher rule); empty in worlds
+    /// without force-quits, where the test is one length comparison.
+    public let forceQuitApps: AppSet
 
     /// The bit of `r` in `blockedShapes`: bits 0–1 the kind's raw value
     /// (`TaskKind` is frozen: 0 refresh, 1 processing, 2 fetch), bit 2
@@ -57,6 +62,7 @@ public struct EligibilityTest {
         let network: UInt16 = EligibilityRules.networkMissing(state) ? Self.networkShapes : 0
         blockedShapes = refresh | processing | power | network
         if let f = state.foregroundApp { foregroundApp = Int64(f) } else { foregroundApp = .min }
+        forceQuitApps = state.forceQuitApps
     }
 
     /// `allows(r) && now >= runFrom` for a request of shape `shape(r)` and
@@ -67,6 +73,7 @@ public struct EligibilityTest {
         now >= runFrom
             && (blockedShapes &>> UInt16(shape)) & 1 == 0
             && Int64(app) != foregroundApp
+            && (forceQuitApps.isEmpty || !forceQuitApps.contains(app))
     }
 
     /// Whether the OS would start `r` now (`context.isEligible(r)`).
@@ -75,5 +82,6 @@ public struct EligibilityTest {
         now >= r.earliestBegin.microseconds
             && (blockedShapes &>> Self.shape(r)) & 1 == 0 // `&>>`: shape < 16, no over-shift check
             && Int64(r.app) != foregroundApp
+            && (forceQuitApps.isEmpty || !forceQuitApps.contains(r.app))
     }
 }

@@ -23,6 +23,10 @@ public struct DeviceEvent: Sendable, Hashable {
         case rejected
         /// A handler that forgot to resubmit.
         case chainBreak = "chain_break"
+        /// The user force-quit the app in the app switcher (at its session end).
+        case forceQuit = "force_quit"
+        /// The app cancelled a pending request (request id).
+        case cancelled
     }
     public var kind: Kind
     public var time: SimTime
@@ -51,7 +55,7 @@ public struct DeviceEvent: Sendable, Hashable {
     /// Column names, units and meaning of `events.csv`, in order.
     public static let columns: [(name: String, unit: String, description: String)] = [
         ("time_us", "µs", "event time since trace start"),
-        ("event", "", "launch, update, wake, task, tail, state, submitted, refused, rejected, chain_break"),
+        ("event", "", "launch, update, wake, task, tail, state, submitted, refused, rejected, chain_break, force_quit, cancelled"),
         ("app", "index", "app number (-1: none)"),
         ("task_kind", "", "refresh, processing or fetch (task rows)"),
         ("request_id", "", "request number, unique per device"),
@@ -74,7 +78,7 @@ public struct DeviceEvent: Sendable, Hashable {
         ("network", "", "wifi, cellular or offline"),
         ("low_power", "bool", "Low Power Mode on"),
         ("screen", "bool", "screen on"),
-        ("detail", "", "state change name, refusal reason, submit error, or censored (task still running at the horizon)"),
+        ("detail", "", "state change name, refusal reason, submit error, censored (task still running at the horizon), or never_completed (a task whose handler never called its completion handler)"),
     ]
 
     /// The header line of `events.csv`.

@@ -24,6 +24,11 @@ public enum Refusal: UInt8, Sendable, Hashable, CaseIterable {
     /// foreground; its own refresh would be wasted (the foreground fetch
     /// already refreshes it).
     case appInForeground
+    /// The app switcher: the user force-quit the app and has not opened it
+    /// since. iOS gives such an app no background launch of any kind until
+    /// the user launches it again (WWDC 2020, "Background execution
+    /// demystified", the app-switcher factor).
+    case appForceQuit
 
     public var name: String {
         switch self {
@@ -35,6 +40,7 @@ public enum Refusal: UInt8, Sendable, Hashable, CaseIterable {
         case .lowPowerMode: "low_power_mode"
         case .lowBattery: "low_battery"
         case .appInForeground: "app_in_foreground"
+        case .appForceQuit: "app_force_quit"
         }
     }
 }
@@ -180,7 +186,8 @@ extension OSRules {
 }
 
 /// The rules that decide whether a pending request may start now (rules
-/// 1, 3 and 4 of the brief and the foreground-app rule), with the one
+/// 1, 3 and 4 of the brief, the foreground-app rule and the app-switcher
+/// rule), with the one
 /// parameter they read. The part of ``OSRules`` a policy's context carries:
 /// small, because the context is copied into every policy call.
 public struct EligibilityRules: Sendable, Hashable {
@@ -210,6 +217,13 @@ public struct EligibilityRules: Sendable, Hashable {
     @inlinable @inline(__always)
     public static func externalPowerMissing(_ state: DeviceState) -> Bool { !state.isCharging }
 
+    /// The app-switcher rule: a force-quit app gets no background launch
+    /// until its next launch (``Refusal/appForceQuit``).
+    @inlinable @inline(__always)
+    public static func appForceQuit(_ app: Int32, _ state: DeviceState) -> Bool {
+        !state.forceQuitApps.isEmpty && state.forceQuitApps.contains(app)
+    }
+
     /// Rule 3: `requiresNetworkConnectivity` needs a network.
     @inlinable @inline(__always)
     public static func networkMissing(_ state: DeviceState) -> Bool { !state.network.isOnline }
@@ -217,7 +231,8 @@ public struct EligibilityRules: Sendable, Hashable {
     /// Why `request` may not start at `now` in `state`, or nil if it may.
     /// The first broken rule, in this order: earliest begin, Low Power Mode
     /// / low battery, screen on, app in the foreground, external power,
-    /// network.
+    /// network, app force-quit (last, so that the reasons of worlds
+    /// without force-quits are unchanged).
     @inlinable
     public func refusal(for request: TaskRequest, at now: SimTime, state: DeviceState) -> Refusal? {
         if now < request.earliestBegin { return .beforeEarliestBegin }
@@ -226,6 +241,7 @@ public struct EligibilityRules: Sendable, Hashable {
         if let f = state.foregroundApp, f == request.app { return .appInForeground }
         if request.requiresExternalPower && Self.externalPowerMissing(state) { return .needsExternalPower }
         if request.requiresNetworkConnectivity && Self.networkMissing(state) { return .needsNetwork }
+        if Self.appForceQuit(request.app, state) { return .appForceQuit }
         return nil
     }
 }

@@ -159,6 +159,35 @@ public struct TaskReport: Sendable, Hashable {
     public var fetchResult: FetchResult?
     /// Background energy the task caused (tail not yet included), joules.
     public var energyJoules: Double
+    /// Bytes the task sent and received: its work model's `bytesUp` and
+    /// `bytesDown` when its transfer ran to the end; a transfer cut short
+    /// (expiration, connection lost) counts them in proportion to the time
+    /// it ran of its transfer window (start to data end); 0 without a
+    /// transfer (offline, no network use).
+    public var bytesUp: Double
+    public var bytesDown: Double
+    /// The network the task's transfer used (the network at its start;
+    /// `.offline` when it moved no bytes).
+    public var network: NetworkType
+
+    /// A report; public so that a researcher's tests can feed a policy
+    /// reports without a simulation.
+    public init(request: TaskRequest, start: SimTime, end: SimTime, outcome: TaskOutcome,
+                fetchResult: FetchResult? = nil, energyJoules: Double = 0,
+                bytesUp: Double = 0, bytesDown: Double = 0, network: NetworkType = .offline) {
+        self.request = request
+        self.start = start
+        self.end = end
+        self.outcome = outcome
+        self.fetchResult = fetchResult
+        self.energyJoules = energyJoules
+        self.bytesUp = bytesUp
+        self.bytesDown = bytesDown
+        self.network = network
+    }
+
+    /// `bytesUp + bytesDown`.
+    public var bytes: Double { bytesUp + bytesDown }
 }
 
 /// A device state change.
@@ -182,4 +211,10 @@ public enum PolicyObservation: Sendable, Hashable {
     case stateChanged(StateChange)
     /// The OS refused to start a request the policy asked for.
     case refused(RequestID, Refusal)
+    /// The user force-quit `app` in the app switcher (at the end of its
+    /// session): it gets no background launch until its next launch.
+    case forceQuit(app: Int32)
+    /// The app cancelled this pending request
+    /// (`BGTaskScheduler.cancel(taskRequestWithIdentifier:)`); it will not run.
+    case cancelled(TaskRequest)
 }

@@ -65,6 +65,19 @@ public struct UserMetrics: Sendable, Hashable {
     /// (`wakes_by_hour.csv`).
     public var wakesByHour = [Int](repeating: 0, count: 24)
 
+    // Issue 17: app behaviours and the bytes of background work.
+
+    /// Times the user force-quit an app in the app switcher.
+    public var forceQuits: Int = 0
+    /// Requests the apps cancelled before they ran.
+    public var requestsCancelled: Int = 0
+    /// Runs whose handler never called its completion handler (each one
+    /// also counted in `tasksExpired`).
+    public var runsNeverCompleted: Int = 0
+    /// Bytes (up + down) moved by background tasks on Wi-Fi / on cellular.
+    public var backgroundBytesWifi: Double = 0
+    public var backgroundBytesCellular: Double = 0
+
     public init() {}
 
     /// One output column: name, unit, description and how to read it.
@@ -107,5 +120,12 @@ public struct UserMetrics: Sendable, Hashable {
         Column(name: "joules_per_fresh_launch", unit: "J", description: "energy_total_j / fresh_launches; NaN without fresh launches") { $0.joulesPerFreshLaunch },
         Column(name: "low_power_hours", unit: "h", description: "time in Low Power Mode") { $0.lowPowerModeHours },
         Column(name: "min_battery_pct", unit: "%", description: "lowest battery level") { $0.minBatteryPercent },
+        // Issue 17 (appended, so the columns before keep their places).
+        Column(name: "force_quits", unit: "count", description: "apps the user force-quit in the app switcher") { Double($0.forceQuits) },
+        Column(name: "refused_force_quit", unit: "count", description: "runs refused because the app was force-quit (app_force_quit)") { Double($0.refusalsByReason[Int(Refusal.appForceQuit.rawValue)]) },
+        Column(name: "requests_cancelled", unit: "count", description: "pending requests the apps cancelled") { Double($0.requestsCancelled) },
+        Column(name: "runs_never_completed", unit: "count", description: "runs whose handler never called its completion handler (also in tasks_expired)") { Double($0.runsNeverCompleted) },
+        Column(name: "bg_bytes_wifi", unit: "B", description: "bytes up + down of background tasks on Wi-Fi") { $0.backgroundBytesWifi },
+        Column(name: "bg_bytes_cellular", unit: "B", description: "bytes up + down of background tasks on cellular") { $0.backgroundBytesCellular },
     ]
 }

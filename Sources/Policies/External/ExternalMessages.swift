@@ -48,6 +48,8 @@ enum ExternalMessages {
             return head + #""taskFinished","report":{"request":\#(request(t.request, refusal: nil)),"start":\#(t.start.microseconds),"end":\#(t.end.microseconds),"outcome":"\#(t.outcome.name)","fetchResult":\#(t.fetchResult.map { #""\#($0.name)""# } ?? "null"),"energyJoules":\#(number(t.energyJoules))}}"#
         case .stateChanged(let change): return head + #""stateChanged","change":"\#(name(change))"}"#
         case .refused(let id, let why): return head + #""refused","request":\#(id.rawValue),"reason":"\#(why.name)"}"#
+        case .forceQuit(let app): return head + #""forceQuit","app":\#(app)}"#
+        case .cancelled(let r): return head + #""cancelled","request":\#(request(r, refusal: nil))}"#
         @unknown default: return head + #""other"}"#
         }
     }

@@ -25,6 +25,9 @@ public enum AppModelRanges {
         RangeRule("forgetProbability", .probability) { $0.forgetProbability },
         RangeRule("processingInterval", .seconds(60, 30 * day)) { $0.processingInterval?.seconds },
         RangeRule("retryDelayAfterFailure", .seconds(1, 30 * day)) { $0.retryDelayAfterFailure?.seconds },
+        RangeRule("forceQuitProbability", .probability) { $0.forceQuitProbability },
+        RangeRule("neverCompletesProbability", .probability) { $0.neverCompletesProbability },
+        RangeRule("cancelsRequestsProbability", .probability) { $0.cancelsRequestsProbability },
     ]
 
     public static func check(_ model: AppModel, at path: String) throws(SpecError) {
