@@ -18,9 +18,11 @@ import SimCore
 /// - fetch-result feedback and penalties: ``OpportunityRate``;
 /// - processing in idle, charging periods for recently used apps:
 ///   ``ProcessingPlacement``.
-/// The app switcher (a force-quit app gets no background launch) is not
-/// modelled: the simulated user never force-quits (a Device change; see
-/// Docs/IOSSystemPolicy.md).
+/// - the app switcher: a force-quit app gets no background launch until
+///   its next launch. The simulated OS enforces it (`Refusal.appForceQuit`);
+///   this policy does not even ask for such an app (it reads
+///   `context.device.forceQuitApps`; the app's next launch is a decision
+///   point, since it observes launches).
 ///
 /// The opportunity interval: an app's pending refresh (or legacy fetch) is
 /// due `baseInterval / (rate · priority)` after the start of its last
@@ -133,8 +135,11 @@ public struct IOSSystemPolicy: SchedulingPolicy {
             guard let t, t > now else { return }
             wake = wake.map { min($0, t) } ?? t
         }
+        let forceQuit = context.device.forceQuitApps
         for r in context.pending {
             let app = Int(r.app)
+            // The app switcher: nothing for a force-quit app until its next launch.
+            if !forceQuit.isEmpty && forceQuit.contains(r.app) { continue }
             if r.kind == .processing {
                 if placement.allows(app: app, context: context, usage: usage) {
                     if context.isEligible(r) { run.append(r.id) } else { wakeAt(r.earliestBegin) }
