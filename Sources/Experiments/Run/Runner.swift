@@ -119,16 +119,21 @@ public struct Runner: Sendable {
         }
         let key = StreamKey.derive(seed: worldSeed(replication: r), user: UInt64(u), stream: "device")
         var result = ItemResult(events: "", simulatedEvents: 0, wakesByHour: [])
-        // One memo for all configurations of this user: each task's latency is drawn once.
-        var memo = TaskDrawMemo()
+        // One memo for all configurations of this user on one device
+        // variant: each task's latency is drawn once per variant.
+        var memos: [Int: TaskDrawMemo] = [:]
         for (c, policy) in policies.enumerated() {
+            let variant = spec.configurations[c].deviceVariant ?? -1
+            let deviceConfiguration = spec.device(for: spec.configurations[c])
+            var memo = memos.removeValue(forKey: variant) ?? TaskDrawMemo()
+            defer { memos[variant] = memo }
             var trace = trace
             if !needsModel[c] { trace.model = nil }
             let metrics: UserMetrics
             let device = SimulatedDevice(configuration: spec.configurations[c].label, replication: r, user: u)
             if events {
                 let (m, log) = SimulatedDevice.$current.withValue(device) {
-                    simulateDeviceWithLog(trace: trace, configuration: spec.device, policy: policy,
+                    simulateDeviceWithLog(trace: trace, configuration: deviceConfiguration, policy: policy,
                                           randomKey: key, memo: &memo)
                 }
                 metrics = m
@@ -136,7 +141,7 @@ public struct Runner: Sendable {
                 for e in log.events { result.events += prefix + e.csvLine + "\n" }
             } else {
                 metrics = SimulatedDevice.$current.withValue(device) {
-                    simulateDevice(trace: trace, configuration: spec.device, policy: policy, randomKey: key, memo: &memo)
+                    simulateDevice(trace: trace, configuration: deviceConfiguration, policy: policy, randomKey: key, memo: &memo)
                 }
             }
             rows.store(row: rowIndex(c)) { column in UserMetrics.columns[column].value(metrics) }

@@ -36,9 +36,17 @@ public struct ExperimentSpec: Sendable {
     /// The app names written under `device.apps` (checked against the
     /// world's apps once they are known: ``SpecChecks``).
     public var appsNamedInDevice: [String] = []
+    /// The `devices` axis (empty without one): every policy configuration
+    /// runs once per variant (``DeviceVariant``).
+    public var deviceVariants: [DeviceVariant] = []
+
+    /// The device configuration `configuration` runs on: its variant's, or `device`.
+    public func device(for configuration: ExperimentConfiguration) -> DeviceConfiguration {
+        configuration.deviceVariant.map { deviceVariants[$0].device } ?? device
+    }
 
     public static let knownKeys = ["name", "description", "seed", "replications", "population",
-                                   "traces", "device", "policies", "baseline"]
+                                   "traces", "device", "policies", "baseline", "devices"]
     static let populationKeys = ["users", "days", "generator"]
 
     /// Reads and checks a spec file against the policies of `registry`.
@@ -128,6 +136,12 @@ public struct ExperimentSpec: Sendable {
                                                     budget: ResourceLimits.maxConfigurations - configurations.count)
         }
         guard !configurations.isEmpty else { throw policiesNode.error("at least one policy is needed") }
+        var variants: [DeviceVariant] = []
+        if let d = f["devices"] {
+            variants = try DeviceVariants.parse(d, base: f["device"])
+            configurations = try DeviceVariants.expand(configurations, variants, at: d)
+            namedApps += variants.flatMap(\.appsNamed)
+        }
         var seen: [String: String] = [:]
         for c in configurations {
             try LabelRules.checkLabel(c.label, at: c.path)
@@ -154,6 +168,7 @@ public struct ExperimentSpec: Sendable {
         return ExperimentSpec(
             name: name, description: try f["description"]?.string() ?? "", seed: UInt64(seed),
             replications: replications, world: world, device: device, configurations: configurations,
-            baseline: baseline, source: root, file: nil, registry: registry, appsNamedInDevice: namedApps)
+            baseline: baseline, source: root, file: nil, registry: registry, appsNamedInDevice: namedApps,
+            deviceVariants: variants)
     }
 }

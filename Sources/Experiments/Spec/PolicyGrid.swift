@@ -19,6 +19,9 @@ public struct ExperimentConfiguration: Sendable, Equatable {
     public let policy: JSONValue
     /// JSON path of the spec entry it came from, for error messages.
     public let path: String
+    /// The index of its device variant in ``ExperimentSpec/deviceVariants``
+    /// (nil: the spec's `device`; see ``DeviceVariant``).
+    public var deviceVariant: Int? = nil
 }
 
 enum PolicyGrid {
