@@ -213,16 +213,23 @@ final class IOSSystemTests: XCTestCase {
         XCTAssertNil(a.time(whenAllowed: 101, after: at(day: 0, 1)))
     }
 
-    /// On cellular, refreshes stop when the day's cellular runs are used;
-    /// on Wi-Fi they go on.
+    /// On cellular, refreshes stop when the day's cellular bytes are used
+    /// (each run expected to cost the mean of those seen); on Wi-Fi they go
+    /// on, and Wi-Fi bytes do not count.
     func testCellularBudgetStopsCellularRefreshesOnly() {
-        var p = learnt(IOSSystemPolicy(data: CellularDataBudget(runsPerDay: 4, burst: 0)), hour: 12.2, days: 2)
+        var p = learnt(IOSSystemPolicy(data: CellularDataBudget(bytesPerDay: 4 * 52_000, burst: 0)), hour: 12.2, days: 2)
         let noon = at(day: 2, 12)
         for i in 0..<2 {
             let s = noon - .minutes(Int64(10 + i))
-            p.observe(.taskFinished(report(app: 0, start: s)), context: context(s + .seconds(1 as Int64), [], apps: 1,
-                                                                              device: DeviceState(network: .cellular)))
+            var r = report(app: 0, start: s)
+            r.bytesUp = 2_000; r.bytesDown = 50_000; r.network = .cellular
+            p.observe(.taskFinished(r), context: context(s + .seconds(1 as Int64), [], apps: 1,
+                                                         device: DeviceState(network: .cellular)))
+            r.network = .wifi   // Wi-Fi bytes are not charged
+            p.observe(.taskFinished(r), context: context(s + .seconds(2 as Int64), [], apps: 1))
         }
+        XCTAssertEqual(p.data.bytesToday, 104_000)
+        XCTAssertEqual(p.data.expectedBytesPerRun, 52_000)
         p.lastRefreshStart[0] = .zero // due now, whatever the feedback
         let cell = p.decide(context: context(noon, [request(9, app: 0)], apps: 1, device: DeviceState(network: .cellular)))
         XCTAssertTrue(cell.run.isEmpty, "2 of 4 × ½ day used at noon")

@@ -1,54 +1,69 @@
 import Device
 import SimCore
 
-/// The cellular-data budget of `ios-system`, counted in refreshes started
-/// on cellular, spread over the day (``DayAllowance``).
+/// The cellular-data budget of `ios-system`, counted in bytes: the bytes of
+/// the refreshes it saw finish on cellular today (their `TaskReport`'s
+/// `bytes` and `network`), spread over the day (``DayAllowance``).
 ///
 /// Source: WWDC 2020 "Background execution demystified", factor "system
 /// budgets": "energy and data budget, distributed throughout the day", and
 /// using cellular data draws on it. Apple publishes no figure:
-/// `cellularRunsPerDay` is an assumption.
+/// `cellularBytesPerDay` is an assumption.
 ///
-/// Why runs and not bytes: a policy cannot observe bytes. A `TaskReport`
-/// carries the outcome, the fetch result and the energy, not the bytes
-/// moved, and the apps' `WorkModel`s live in the device configuration,
-/// which a policy does not see. What it does observe is the network at each
-/// decision (`context.device.network`), so it counts refreshes it saw
-/// finish while on cellular. A byte budget needs the bytes of each run in
-/// `TaskReport` (a Device change; see Docs/IOSSystemPolicy.md).
+/// A policy does not know what a run will move before it runs, so the cost
+/// of one more cellular refresh is taken as the mean bytes of the cellular
+/// refreshes seen so far (0 before the first one: a first run is allowed
+/// while anything is left). Only refreshes (and legacy fetches) count:
+/// processing tasks are placed on the charger (``ProcessingPlacement``) and
+/// are not charged to it.
 ///
 /// Parameters:
-/// - `cellularRunsPerDay` (number, runs per day, range 0…1e6, default 48;
-///   assumption). The same `energyBurst` fraction is available at midnight.
+/// - `cellularBytesPerDay` (number, bytes per day, range 0…1e12, default
+///   2 496 000: 48 refreshes of the default work model's 52 kB, the runs
+///   budget this replaces; assumption). The same `energyBurst` fraction is
+///   available at midnight.
 public struct CellularDataBudget: Sendable, Hashable {
     public var allowance: DayAllowance
-    public private(set) var runsToday = 0
+    /// Bytes of the cellular refreshes seen to finish today.
+    public private(set) var bytesToday = 0.0
     var day = -1
+    /// Bytes and number of every cellular refresh seen (the expected cost of one more).
+    var bytesSeen = 0.0
+    var runsSeen = 0
 
-    public init(runsPerDay: Double = 48, burst: Double = 0.1) {
-        allowance = DayAllowance(perDay: runsPerDay, burst: burst)
+    /// 48 refreshes of the default work model (2 kB up, 50 kB down).
+    public static let defaultBytesPerDay = 2_496_000.0
+
+    public init(bytesPerDay: Double = CellularDataBudget.defaultBytesPerDay, burst: Double = 0.1) {
+        allowance = DayAllowance(perDay: bytesPerDay, burst: burst)
     }
 
     mutating func roll(_ t: SimTime) {
-        if t.day != day { day = t.day; runsToday = 0 }
+        if t.day != day { day = t.day; bytesToday = 0 }
     }
 
-    /// A refresh finished while the device was on `network`.
-    public mutating func refreshFinished(on network: NetworkType, at t: SimTime) {
+    /// A refresh finished (seen at `t`): its bytes count if it used cellular.
+    public mutating func refreshFinished(_ report: TaskReport, at t: SimTime) {
         roll(t)
-        if network == .cellular { runsToday += 1 }
+        guard report.network == .cellular else { return }
+        bytesToday += report.bytes
+        bytesSeen += report.bytes
+        runsSeen += 1
     }
+
+    /// The expected bytes of one more cellular refresh.
+    public var expectedBytesPerRun: Double { runsSeen > 0 ? bytesSeen / Double(runsSeen) : 0 }
 
     /// Whether `runs` more refreshes may start on cellular at `t` (Wi-Fi and
     /// offline: always; offline runs are the OS's to refuse).
     public func allows(runs: Int, on network: NetworkType, at t: SimTime) -> Bool {
         guard network == .cellular else { return true }
-        let today = t.day == day ? runsToday : 0
-        return Double(today + runs) <= allowance.allowed(at: t)
+        let today = t.day == day ? bytesToday : 0
+        return today + Double(runs) * expectedBytesPerRun <= allowance.allowed(at: t)
     }
 
     /// When one more cellular refresh fits (nil: not today).
     public func nextRoom(after t: SimTime) -> SimTime? {
-        allowance.time(whenAllowed: Double((t.day == day ? runsToday : 0) + 1), after: t)
+        allowance.time(whenAllowed: (t.day == day ? bytesToday : 0) + expectedBytesPerRun, after: t)
     }
 }

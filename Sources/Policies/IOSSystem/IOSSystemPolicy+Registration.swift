@@ -13,7 +13,7 @@ extension IOSSystemPolicy {
             PolicyParameter("usageDecay", .number, default: .number(0.9), range: 0...1, "per-day weight of past launches (assumption)"),
             PolicyParameter("energyBudget", .number, default: .number(100), range: 0...1e12, "background battery joules per day (assumption)"),
             PolicyParameter("energyBurst", .number, default: .number(0.1), range: 0...1, "share of a day's budgets available at midnight (assumption)"),
-            PolicyParameter("cellularRunsPerDay", .number, default: .number(48), range: 0...1e6, "refreshes per day on cellular (assumption)"),
+            PolicyParameter("cellularBytesPerDay", .number, default: .number(CellularDataBudget.defaultBytesPerDay), range: 0...1e12, "background refresh bytes per day on cellular (assumption: 48 default refreshes)"),
             PolicyParameter("launchesPerHour", .number, default: .number(12), range: 0...3600, "refreshes per sliding hour, all apps (assumption)"),
             PolicyParameter("newDataGain", .number, default: .number(1.25), range: 1...10, "rate × this after .newData (assumption)"),
             PolicyParameter("noDataFactor", .number, default: .number(0.9), range: 0...1, "rate × this after .noData (assumption)"),
@@ -41,7 +41,7 @@ extension IOSSystemPolicy {
             baseInterval: p.duration("baseInterval"),
             usage: UsagePriority(decay: p.number("usageDecay")),
             energy: EnergyBudget(perDay: p.number("energyBudget"), burst: p.number("energyBurst")),
-            data: CellularDataBudget(runsPerDay: p.number("cellularRunsPerDay"), burst: p.number("energyBurst")),
+            data: CellularDataBudget(bytesPerDay: p.number("cellularBytesPerDay"), burst: p.number("energyBurst")),
             rate: OpportunityRate(factors: f),
             limiter: RateLimiter(launchesPerHour: p.number("launchesPerHour")),
             placement: ProcessingPlacement(idle: p.duration("processingIdle"), recency: p.duration("processingRecency")))

@@ -94,7 +94,7 @@ public struct IOSSystemPolicy: SchedulingPolicy {
             if report.request.kind.refreshesContent {
                 lastRefreshStart[a] = max(lastRefreshStart[a], report.start)
                 limiter.record(start: report.start)
-                data.refreshFinished(on: context.device.network, at: context.now)
+                data.refreshFinished(report, at: context.now)
             }
         default:
             break
