@@ -12,7 +12,7 @@ extension DeviceSimulator {
     @inline(__always)   // one caller, `endSession`
     mutating func appBehaviourAtSessionEnd(app: Int32, session: Int) {
         let a = Int(app)
-        let (cancelP, quitP) = (models[a].cancelsRequestsProbability, models[a].forceQuitProbability)
+        let (cancelP, quitP) = (apps.models[a].cancelsRequestsProbability, apps.models[a].forceQuitProbability)
         if cancelP > 0 && random.uniform(RandomPurpose.cancelsRequests.rawValue, UInt64(a), UInt64(session)) < cancelP {
             cancelRequests(app: app, identifiers: [refreshIdentifier, processingIdentifier])
         }
@@ -27,7 +27,7 @@ extension DeviceSimulator {
     /// them; they run after the next launch if still due).
     mutating func forceQuit(app: Int32) {
         state.forceQuitApps.insert(app)
-        metrics.forceQuits += 1
+        metrics.user.forceQuits += 1
         if Sink.isEnabled {
             var e = DeviceEvent(kind: .forceQuit, time: now, device: state)
             e.app = app
@@ -46,10 +46,10 @@ extension DeviceSimulator {
     /// that has not started yet); the policy is told for each.
     mutating func cancelRequests(app: Int32, identifiers: [Int32]) {
         for identifier in identifiers {
-            runQueue.removeAll { $0.app == app && $0.identifier == identifier }
+            worker.runQueue.removeAll { $0.app == app && $0.identifier == identifier }
             guard let (request, i) = withScheduler({ $0.cancel(app: app, identifierIndex: identifier) }) else { continue }
             if planScope != nil { plans.remove(at: i) }
-            metrics.requestsCancelled += 1
+            metrics.user.requestsCancelled += 1
             if Sink.isEnabled {
                 var e = DeviceEvent(kind: .cancelled, time: now, device: state)
                 e.app = app; e.requestID = request.id; e.taskKind = request.kind
