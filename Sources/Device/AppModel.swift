@@ -129,6 +129,9 @@ public struct AppModel: Sendable, Hashable, Codable {
     /// apps commonly retry a failed fetch soon). This is what gives a
     /// backoff policy something to act on.
     public var retryDelayAfterFailure: SimDuration?
+    /// Issue 18: when the app's server sends silent pushes (JSON key
+    /// `silentPush`); default `.none`. Docs/Mechanisms.md.
+    public var silentPush: PushStrategy = .none
 
     public init(refresh: WorkModel = .refreshDefault, processing: WorkModel = .processingDefault,
                 usesLegacyFetch: Bool = false, minimumFetchInterval: SimDuration = AppDefaults.minimumFetchInterval,
@@ -158,7 +161,8 @@ public struct AppModel: Sendable, Hashable, Codable {
         case refresh, processing, usesLegacyFetch, minimumFetchInterval, refreshEarliestBeginDelay,
              resubmitsAtStart, forgetProbability, reportsHonestly, checkpointsOnExpiration,
              backgroundAppRefreshEnabled, processingInterval, processingRequiresExternalPower,
-             processingRequiresNetwork, retryDelayAfterFailure
+             processingRequiresNetwork, retryDelayAfterFailure,
+             silentPush
     }
 
     public init(from decoder: any Decoder) throws {
@@ -192,6 +196,7 @@ public struct AppModel: Sendable, Hashable, Codable {
         } else {
             retryDelayAfterFailure = try c.duration(.retryDelayAfterFailure, default: .zero)
         }
+        silentPush = try c.value(.silentPush, default: d.silentPush)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -214,5 +219,6 @@ public struct AppModel: Sendable, Hashable, Codable {
         } else {
             try c.encodeNil(forKey: .retryDelayAfterFailure)
         }
+        if silentPush != .none { try c.encode(silentPush, forKey: .silentPush) }
     }
 }

@@ -32,6 +32,9 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
     public var foregroundFetch: Bool
     /// Charger power into the battery, watts, when the trace gives none.
     public var chargingWatts: Double
+    /// Issue 18: how iOS throttles and gates silent pushes (JSON key
+    /// `silentPush`; used only by apps whose `silentPush` strategy pushes).
+    public var silentPush = SilentPushRules()
 
     public init(apps: [String: AppModel] = AppDefaults.apps, defaultApp: AppModel = AppModel(),
                 refreshBudget: SimDuration? = nil, processingBudget: SimDuration? = nil,
@@ -57,7 +60,8 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
         case apps, defaultApp, refreshBudget, processingBudget, batteryCapacityWh, energy,
              foregroundFetch, chargingWatts,
              lowBatteryPercent, secondLowPowerOfferPercent, lowPowerModeOffPercent,
-             maxPendingRefreshPerApp, maxPendingProcessingPerApp
+             maxPendingRefreshPerApp, maxPendingProcessingPerApp,
+             silentPush
     }
 
     public init(from decoder: any Decoder) throws {
@@ -86,6 +90,7 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
         energy = try c.value(.energy, default: d.energy)
         foregroundFetch = try c.value(.foregroundFetch, default: d.foregroundFetch)
         chargingWatts = try c.value(.chargingWatts, default: d.chargingWatts)
+        silentPush = try c.value(.silentPush, default: d.silentPush)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -103,5 +108,6 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
         try c.encode(rules.lowPowerModeOffPercent, forKey: .lowPowerModeOffPercent)
         try c.encode(rules.maxPendingRefreshPerApp, forKey: .maxPendingRefreshPerApp)
         try c.encode(rules.maxPendingProcessingPerApp, forKey: .maxPendingProcessingPerApp)
+        if silentPush != SilentPushRules() { try c.encode(silentPush, forKey: .silentPush) }
     }
 }

@@ -51,4 +51,8 @@ enum RandomPurpose: UInt64 {
     case jitter = 3
     /// Server latency (one uniform through the normal quantile).
     case serverLatency = 4
+    /// Issue 18: a silent push's handler run fails (keyed by app and delivery number).
+    case silentPushFailure = 5
+    /// Issue 18: a silent push's fetch latency (as `serverLatency`, keyed by app and delivery number).
+    case silentPushLatency = 6
 }

@@ -4,6 +4,7 @@ import SimCore
 extension DeviceSimulator {
     mutating func finish() {
         if isRunning { censorRunningTask() }
+        finishSilentPush()
         radio.finish()
         syncRadioTail()
         advanceBattery(to: now)

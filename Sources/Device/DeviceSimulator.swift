@@ -178,6 +178,12 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     var delayMicros: Int64 = 0
     var tailLogged = 0.0
 
+    // Issue 18's mechanisms (Sources/Device/Mechanisms/), nil while off.
+    /// Silent push (`DeviceSimulator+SilentPush.swift`).
+    var push: SilentPushComponent?
+    /// `push?.nextTime`, kept up to date by the component's handlers (`.farFuture`: none).
+    var pushNext: SimTime = .farFuture
+
     struct RunningTask {
         var request: TaskRequest
         var start: SimTime
@@ -290,6 +296,8 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
                             lastSessionEnd: nil, random: random, future: future, backgroundJoules: 0,
                             rules: configuration.rules)
         ctx.model = trace.model
+        push = SilentPushComponent(trace: trace, models: models, rules: configuration.silentPush, random: random)
+        pushNext = push?.nextTime ?? .farFuture
         // The lowest level so far is the level the run starts at (not 100:
         // a trace may start lower).
         metrics.minBatteryPercent = min(100, max(0, trace.initialBatteryPercent))
@@ -341,7 +349,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         settleBackgroundEnergy()
 
         while true {
-            let tOthers = min(taskEnd, nextExogenous, policyWake)
+            let tOthers = min(taskEnd, nextExogenous, policyWake, pushNext)
             let tBattery = pendingCrossings == 0 ? alarm.time(unlessAfter: tOthers) : now
             var t = min(tOthers, tBattery)
             if t >= horizon { t = horizon }
@@ -372,11 +380,15 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
                 alarm.resolve()
                 if pendingCrossings != 0 || alarm.time == t {
                     batteryThresholdReached()
-                } else {
+                } else if pushNext != t || policyWake == t {
+                    // Ties: the policy's wake before a silent-push event.
                     policyWake = .farFuture
                     consultPolicy()
+                } else {
+                    silentPushEvent()
                 }
             }
+            if push != nil { silentPushAfterStep() }
             settleBackgroundEnergy()
         }
         finish()

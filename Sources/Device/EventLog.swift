@@ -23,6 +23,9 @@ public struct DeviceEvent: Sendable, Hashable {
         case rejected
         /// A handler that forgot to resubmit.
         case chainBreak = "chain_break"
+        /// Issue 18: a silent push held, coalesced, dropped or delivered
+        /// (detail says which; requested_us = the server's send time).
+        case silentPush = "silent-push"
     }
     public var kind: Kind
     public var time: SimTime
@@ -51,11 +54,11 @@ public struct DeviceEvent: Sendable, Hashable {
     /// Column names, units and meaning of `events.csv`, in order.
     public static let columns: [(name: String, unit: String, description: String)] = [
         ("time_us", "µs", "event time since trace start"),
-        ("event", "", "launch, update, wake, task, tail, state, submitted, refused, rejected, chain_break"),
+        ("event", "", "launch, update, wake, task, tail, state, submitted, refused, rejected, chain_break, silent-push"),
         ("app", "index", "app number (-1: none)"),
         ("task_kind", "", "refresh, processing or fetch (task rows)"),
         ("request_id", "", "request number, unique per device"),
-        ("requested_us", "µs", "when the request was submitted"),
+        ("requested_us", "µs", "when the request was submitted; silent-push: when the (first) push was sent"),
         ("earliest_begin_us", "µs", "the request's earliestBeginDate"),
         ("start_us", "µs", "task start"),
         ("end_us", "µs", "task end"),

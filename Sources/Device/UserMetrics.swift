@@ -65,6 +65,11 @@ public struct UserMetrics: Sendable, Hashable {
     /// (`wakes_by_hour.csv`).
     public var wakesByHour = [Int](repeating: 0, count: 24)
 
+    // Issue 18: the other background mechanisms, one block each (columns at
+    // the end of `columns`; all zero while the mechanism is off).
+    /// Silent push (Docs/Mechanisms.md, "Silent push").
+    public var silentPush = SilentPushMetrics()
+
     public init() {}
 
     /// One output column: name, unit, description and how to read it.
@@ -107,5 +112,5 @@ public struct UserMetrics: Sendable, Hashable {
         Column(name: "joules_per_fresh_launch", unit: "J", description: "energy_total_j / fresh_launches; NaN without fresh launches") { $0.joulesPerFreshLaunch },
         Column(name: "low_power_hours", unit: "h", description: "time in Low Power Mode") { $0.lowPowerModeHours },
         Column(name: "min_battery_pct", unit: "%", description: "lowest battery level") { $0.minBatteryPercent },
-    ]
+    ] + SilentPushMetrics.columns
 }

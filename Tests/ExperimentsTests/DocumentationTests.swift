@@ -47,6 +47,8 @@ final class DocumentationTests: XCTestCase {
         check(AppModelRanges.app)
         check(EnergyRanges.energy)
         check(EnergyRanges.radio)
+        check(MechanismRanges.silentPush, prefix: "silentPush.")
+        check(MechanismRanges.strategy, prefix: "silentPush.")
         check(GeneratorRanges.apps, prefix: "apps[].")
         check(GeneratorRanges.usage, prefix: "usage.")
         check(GeneratorRanges.power, prefix: "power.")

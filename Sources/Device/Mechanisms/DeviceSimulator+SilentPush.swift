@@ -1,0 +1,261 @@
+import SimCore
+
+/// The silent-push mechanism's state in one simulation: iOS's channel
+/// (throttle, hold, coalesce), the handler runs in progress (at most one
+/// per app) and the per-app draw prefixes. Nil in the simulator when no app
+/// pushes (the feature off: no cost, no change to results).
+struct SilentPushComponent {
+    var channel: SilentPushChannel
+    /// The background handler run in progress per app.
+    var runs: [PushHandlerRun?]
+    /// The earliest end of a run in progress (`.farFuture`: none).
+    var nextRunEnd = SimTime.farFuture
+    /// Background handler runs started per app (the draws' run number).
+    var started: [UInt64]
+    /// The user's Background App Refresh switch per app (the trace's).
+    let backgroundAppRefreshOn: [Bool]
+    /// Per app, `random.prefix(purpose, app)` of the failure and latency draws.
+    let failurePrefixes: [UInt64]
+    let latencyPrefixes: [UInt64]
+    /// Tests only: which apps count as force-quit (see `appIsForceQuit`).
+    var forceQuitOverride: ((Int32) -> Bool)? = nil
+
+    /// The component's next event: a run's end, a held push's release or an arrival.
+    var nextTime: SimTime { min(nextRunEnd, channel.nextTime) }
+
+    /// Nil unless some app's server pushes.
+    init?(trace: DeviceTrace, models: [AppModel], rules: SilentPushRules, random: DeviceRandom) {
+        guard models.contains(where: { $0.silentPush.pushes }) else { return nil }
+        let n = models.count
+        var times: [[SimTime]] = []
+        for a in 0..<n {
+            let updates = a < trace.contentUpdates.count ? trace.contentUpdates[a] : []
+            times.append(models[a].silentPush.sendTimes(updates: updates, horizon: trace.horizon))
+        }
+        channel = SilentPushChannel(sendTimes: times, rules: rules)
+        runs = Array(repeating: nil, count: n)
+        started = Array(repeating: 0, count: n)
+        backgroundAppRefreshOn = (0..<n).map { trace.backgroundAppRefreshEnabled?[$0] ?? true }
+        failurePrefixes = (0..<n).map { random.prefix(RandomPurpose.silentPushFailure.rawValue, UInt64($0)) }
+        latencyPrefixes = (0..<n).map { random.prefix(RandomPurpose.silentPushLatency.rawValue, UInt64($0)) }
+    }
+
+    mutating func recomputeRunEnd() {
+        var earliest = SimTime.farFuture
+        for case let r? in runs { earliest = min(earliest, r.end) }
+        nextRunEnd = earliest
+    }
+}
+
+// Silent push in the loop: one timer (`pushNext`, the component's next
+// time), taken after every other event at the same instant; within the
+// component, a run's end, then held releases, then an arrival.
+//
+// Beside the worker, not on it: iOS runs a push's handler concurrently with
+// a BGTask, and so does the simulator, with one simplification: a push is
+// not delivered while a background task's transfer is in flight (it is
+// held until that transfer's end), because the radio model charges and
+// cuts one transfer at a time.
+extension DeviceSimulator {
+    /// Force-quit arrives with issue 17's user model: until then no app is
+    /// force-quit. A force-quit app's pushes are dropped (WWDC 2020
+    /// "Background execution demystified": the system does not launch an
+    /// app the user force-quit in the background).
+    func appIsForceQuit(_ app: Int32) -> Bool {
+        // Force-quit arrives with issue 17's user model
+        push?.forceQuitOverride?(app) ?? false
+    }
+
+    /// Handles the silent-push event due now (`pushNext == now`).
+    mutating func silentPushEvent() {
+        guard push != nil else { return }
+        if push!.nextRunEnd <= now {
+            for a in 0..<push!.runs.count {
+                if let r = push!.runs[a], r.end <= now { finishPushRun(app: a) }
+            }
+            push!.recomputeRunEnd()
+        } else if push!.channel.nextRelease <= now {
+            reexaminePushes(onlyWaiting: false)
+        } else if push!.channel.nextArrival <= now {
+            let arrival = push!.channel.takeArrival()
+            metrics.silentPush.sent &+= 1
+            let outcome = push!.channel.offer(arrival, at: now, gate: pushGate(app: arrival.app),
+                                              drop: pushDrop(app: arrival.app))
+            handle(outcome, app: arrival.app, sentAt: arrival.time)
+        }
+        pushNext = push!.nextTime
+    }
+
+    /// After every loop step: held pushes whose gate was closed are
+    /// re-examined (the step may have opened it: charger, network, level).
+    mutating func silentPushAfterStep() {
+        guard push != nil, push!.channel.waitingForGate > 0 else { return }
+        reexaminePushes(onlyWaiting: true)
+        pushNext = push!.nextTime
+    }
+
+    mutating func reexaminePushes(onlyWaiting: Bool) {
+        for a in 0..<push!.runs.count where push!.channel.isDue(a, at: now) {
+            if onlyWaiting && push!.channel.held[a]?.releaseAt != .farFuture { continue }
+            let h = push!.channel.held[a]!
+            if let outcome = push!.channel.examine(a, at: now, gate: pushGate(app: Int32(a)), drop: pushDrop(app: Int32(a))) {
+                handle(outcome, app: Int32(a), sentAt: h.firstSentAt)
+            }
+        }
+    }
+
+    /// Why a push of `app` is dropped now, if it is.
+    func pushDrop(app: Int32) -> SilentPushChannel.DropReason? {
+        if appIsForceQuit(app) { return .forceQuit }
+        if !push!.backgroundAppRefreshOn[Int(app)] { return .backgroundAppRefreshOff }
+        return nil
+    }
+
+    /// Whether the device lets a push of `app` through now.
+    func pushGate(app: Int32) -> SilentPushChannel.Gate {
+        // The foreground app receives it while running (no launch).
+        if state.foregroundApp == app { return .open }
+        // Low Power Mode and the low-battery level hold pushes as they hold
+        // app refresh (rule 4's one home, `EligibilityRules`).
+        if rules.eligibility.contentRefreshBlocked(state) != nil { return .closed }
+        if !state.network.isOnline { return .closed }
+        var from = SimTime.zero
+        if let r = push!.runs[Int(app)] { from = r.end }
+        if isRunning && runningTask.dataEnd > now { from = max(from, runningTask.dataEnd) }
+        return from > now ? .openFrom(from) : .open
+    }
+
+    mutating func handle(_ outcome: SilentPushChannel.Outcome, app: Int32, sentAt: SimTime) {
+        switch outcome {
+        case .delivered(let d):
+            metrics.silentPush.delaySumSeconds += (now - d.firstSentAt).seconds
+            if state.foregroundApp == app { deliverInForeground(d) } else { startPushRun(d) }
+        case .held:
+            logPush(app: app, sentAt: sentAt, detail: "held")
+        case .coalesced:
+            metrics.silentPush.coalesced &+= 1
+            logPush(app: app, sentAt: sentAt, detail: "coalesced")
+        case .dropped(let reason, let pushes):
+            metrics.silentPush.dropped &+= pushes
+            logPush(app: app, sentAt: sentAt, detail: "dropped_" + reason.rawValue)
+        }
+    }
+
+    /// The app in the foreground gets the push and fetches right away, on
+    /// the foreground's radio: no background energy.
+    mutating func deliverInForeground(_ d: SilentPushChannel.Delivery) {
+        metrics.silentPush.deliveredForeground &+= 1
+        var got: Bool? = nil
+        if state.network.isOnline { got = fetchContent(app: Int(d.app), at: now) }
+        if Sink.isEnabled {
+            var e = DeviceEvent(kind: .silentPush, time: now, device: state)
+            e.app = d.app; e.requestedAt = d.firstSentAt; e.start = now; e.end = now; e.newData = got
+            e.detail = d.pushes > 1 ? "foreground n=\(d.pushes)" : "foreground"
+            sink.record(e)
+        }
+    }
+
+    /// A background delivery: the app is woken (wake energy) and runs its
+    /// refresh work, planned whole now (`PushHandlerRun`).
+    mutating func startPushRun(_ d: SilentPushChannel.Delivery) {
+        let a = Int(d.app)
+        let n = push!.started[a]
+        push!.started[a] = n &+ 1
+        metrics.silentPush.deliveredBackground &+= 1
+        let work = models[a].refresh
+        var ledger = EnergyLedger()
+        ledger.wake = config.energy.wakeJoules
+        var dataEnd = now
+        let fails = DeviceRandom.uniform(prefix: push!.failurePrefixes[a], n) < work.failureProbability(on: state.network)
+        if work.usesNetwork {
+            let latency = work.serverLatencySigma > 0
+                ? Self.drawServerLatency(median: work.serverLatency, sigma: work.serverLatencySigma,
+                                         prefix: push!.latencyPrefixes[a], run: n)
+                : work.serverLatency
+            let shape = RadioModel.shape(bytesUp: work.bytesUp, bytesDown: work.bytesDown,
+                                         on: config.energy.radio(state.network))
+            let t = radio.backgroundTransfer(at: now, shape: shape, latency: latency)
+            dataEnd = t.end
+            ledger.promotion = t.ledger.promotion
+            ledger.active = t.ledger.active
+            syncRadioTail()   // the tail gap it settled belongs to earlier work (as for tasks)
+        }
+        var run = PushHandlerRun.plan(app: d.app, start: now, dataEnd: dataEnd, cpuSeconds: work.cpuSeconds,
+                                      fails: fails, budget: config.silentPush.handlerBudget,
+                                      offlineAt: work.usesNetwork ? nextOffline(after: now) : .farFuture,
+                                      firstSentAt: d.firstSentAt, pushes: d.pushes, ledger: ledger)
+        if run.end < dataEnd {
+            // Cut (expired or connection lost) before the bytes were in:
+            // the active energy it did not spend is refunded now. Its
+            // transfer is the radio's last, just made.
+            let refund = radio.cutLastTransfer(at: run.end)
+            run.ledger.active += refund.active
+        }
+        metrics.energy.wake += run.ledger.wake
+        metrics.energy.promotion += run.ledger.promotion
+        metrics.energy.active += run.ledger.active
+        metrics.silentPush.energyJoules += run.ledger.wake + run.ledger.promotion + run.ledger.active
+        push!.runs[a] = run
+        push!.recomputeRunEnd()
+    }
+
+    /// The next time the device goes offline after `t` (`.farFuture`: none before the horizon).
+    func nextOffline(after t: SimTime) -> SimTime {
+        var i = networkIndex + 1
+        while i < networkSegments.count {
+            if !networkSegments[i].network.isOnline { return networkSegments[i].start }
+            i += 1
+        }
+        return .farFuture
+    }
+
+    /// A run reaches its end: CPU charged, content fetched on success.
+    mutating func finishPushRun(app a: Int) {
+        guard var run = push!.runs[a] else { return }
+        push!.runs[a] = nil
+        run.ledger.cpu = run.cpuRan * config.energy.cpuWatts
+        metrics.energy.cpu += run.ledger.cpu
+        metrics.silentPush.energyJoules += run.ledger.cpu
+        var got: Bool? = nil
+        switch run.outcome {
+        case .success:
+            metrics.silentPush.succeeded &+= 1
+            let fetched = fetchContent(app: a, at: run.dataEnd)
+            got = fetched
+            if fetched {
+                metrics.silentPush.newData &+= 1
+                appState[a].unconsumedRefresh = true
+            }
+        case .failed: metrics.silentPush.failed &+= 1
+        case .expired: metrics.silentPush.expired &+= 1
+        }
+        if Sink.isEnabled {
+            var e = DeviceEvent(kind: .silentPush, time: now, device: state)
+            e.app = run.app; e.requestedAt = run.firstSentAt; e.start = run.start; e.end = run.end
+            e.outcome = run.outcome; e.newData = got; e.energy = run.ledger
+            e.detail = run.pushes > 1 ? "delivered n=\(run.pushes)" : "delivered"
+            sink.record(e)
+        }
+    }
+
+    /// At the horizon: a run still going is censored (its CPU up to the
+    /// horizon counts, no outcome); held pushes are counted.
+    mutating func finishSilentPush() {
+        guard push != nil else { return }
+        for a in 0..<push!.runs.count {
+            guard let run = push!.runs[a] else { continue }
+            let cpu = max(0, min(run.cpuRan, (now - run.dataEnd).seconds)) * config.energy.cpuWatts
+            metrics.energy.cpu += cpu
+            metrics.silentPush.energyJoules += cpu
+            push!.runs[a] = nil
+        }
+        for case let h? in push!.channel.held { metrics.silentPush.heldAtEnd &+= h.pushes }
+    }
+
+    mutating func logPush(app: Int32, sentAt: SimTime, detail: String) {
+        guard Sink.isEnabled else { return }
+        var e = DeviceEvent(kind: .silentPush, time: now, device: state)
+        e.app = app; e.requestedAt = sentAt; e.detail = detail
+        sink.record(e)
+    }
+}
