@@ -132,6 +132,9 @@ public struct AppModel: Sendable, Hashable, Codable {
     /// Issue 18: when the app's server sends silent pushes (JSON key
     /// `silentPush`); default `.none`. Docs/Mechanisms.md.
     public var silentPush: PushStrategy = .none
+    /// Issue 18: extra time asked at session ends (`beginBackgroundTask`,
+    /// JSON key of the same name); nil (default): never. Docs/Mechanisms.md.
+    public var beginBackgroundTask: FinishingWork? = nil
 
     public init(refresh: WorkModel = .refreshDefault, processing: WorkModel = .processingDefault,
                 usesLegacyFetch: Bool = false, minimumFetchInterval: SimDuration = AppDefaults.minimumFetchInterval,
@@ -162,7 +165,7 @@ public struct AppModel: Sendable, Hashable, Codable {
              resubmitsAtStart, forgetProbability, reportsHonestly, checkpointsOnExpiration,
              backgroundAppRefreshEnabled, processingInterval, processingRequiresExternalPower,
              processingRequiresNetwork, retryDelayAfterFailure,
-             silentPush
+             silentPush, beginBackgroundTask
     }
 
     public init(from decoder: any Decoder) throws {
@@ -197,6 +200,7 @@ public struct AppModel: Sendable, Hashable, Codable {
             retryDelayAfterFailure = try c.duration(.retryDelayAfterFailure, default: .zero)
         }
         silentPush = try c.value(.silentPush, default: d.silentPush)
+        beginBackgroundTask = try c.decodeIfPresent(FinishingWork.self, forKey: .beginBackgroundTask)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -220,5 +224,6 @@ public struct AppModel: Sendable, Hashable, Codable {
             try c.encodeNil(forKey: .retryDelayAfterFailure)
         }
         if silentPush != .none { try c.encode(silentPush, forKey: .silentPush) }
+        try c.encodeIfPresent(beginBackgroundTask, forKey: .beginBackgroundTask)
     }
 }

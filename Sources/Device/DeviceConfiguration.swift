@@ -35,6 +35,8 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
     /// Issue 18: how iOS throttles and gates silent pushes (JSON key
     /// `silentPush`; used only by apps whose `silentPush` strategy pushes).
     public var silentPush = SilentPushRules()
+    /// Issue 18: the extra time `beginBackgroundTask` gets (JSON key of the same name).
+    public var beginBackgroundTask = BackgroundTaskRules()
 
     public init(apps: [String: AppModel] = AppDefaults.apps, defaultApp: AppModel = AppModel(),
                 refreshBudget: SimDuration? = nil, processingBudget: SimDuration? = nil,
@@ -61,7 +63,7 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
              foregroundFetch, chargingWatts,
              lowBatteryPercent, secondLowPowerOfferPercent, lowPowerModeOffPercent,
              maxPendingRefreshPerApp, maxPendingProcessingPerApp,
-             silentPush
+             silentPush, beginBackgroundTask
     }
 
     public init(from decoder: any Decoder) throws {
@@ -91,6 +93,7 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
         foregroundFetch = try c.value(.foregroundFetch, default: d.foregroundFetch)
         chargingWatts = try c.value(.chargingWatts, default: d.chargingWatts)
         silentPush = try c.value(.silentPush, default: d.silentPush)
+        beginBackgroundTask = try c.value(.beginBackgroundTask, default: d.beginBackgroundTask)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -109,5 +112,6 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
         try c.encode(rules.maxPendingRefreshPerApp, forKey: .maxPendingRefreshPerApp)
         try c.encode(rules.maxPendingProcessingPerApp, forKey: .maxPendingProcessingPerApp)
         if silentPush != SilentPushRules() { try c.encode(silentPush, forKey: .silentPush) }
+        if beginBackgroundTask != BackgroundTaskRules() { try c.encode(beginBackgroundTask, forKey: .beginBackgroundTask) }
     }
 }

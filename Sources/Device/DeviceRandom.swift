@@ -55,4 +55,9 @@ enum RandomPurpose: UInt64 {
     case silentPushFailure = 5
     /// Issue 18: a silent push's fetch latency (as `serverLatency`, keyed by app and delivery number).
     case silentPushLatency = 6
+    /// Issue 18: whether an app asks for extra time at a session end (keyed by app and session index).
+    case backgroundTaskAsks = 7
+    /// Issue 18: an extra-time run fails / its latency (keyed by app and run number).
+    case backgroundTaskFailure = 8
+    case backgroundTaskLatency = 9
 }

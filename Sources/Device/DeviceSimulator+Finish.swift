@@ -4,7 +4,7 @@ import SimCore
 extension DeviceSimulator {
     mutating func finish() {
         if isRunning { censorRunningTask() }
-        finishSilentPush()
+        finishMechanisms()
         radio.finish()
         syncRadioTail()
         advanceBattery(to: now)

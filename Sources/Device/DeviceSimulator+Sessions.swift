@@ -37,6 +37,7 @@ extension DeviceSimulator {
         policyObserve(.stateChanged, .stateChanged(.screenOff))
         policyObserve(.sessionEnded, .sessionEnded(app: s.app))
         appEntersBackground(app: s.app)
+        if extraTime != nil { appMayAskForExtraTime(app: s.app, session: sessionIndex - 1) }
         consultPolicy()
     }
 

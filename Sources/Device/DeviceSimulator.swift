@@ -181,8 +181,12 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     // Issue 18's mechanisms (Sources/Device/Mechanisms/), nil while off.
     /// Silent push (`DeviceSimulator+SilentPush.swift`).
     var push: SilentPushComponent?
-    /// `push?.nextTime`, kept up to date by the component's handlers (`.farFuture`: none).
-    var pushNext: SimTime = .farFuture
+    /// `beginBackgroundTask` at session ends (`DeviceSimulator+BackgroundTask.swift`).
+    var extraTime: BackgroundTaskExtension?
+    /// Whether any of them is on (the loop's per-step hook).
+    let mechanismsOn: Bool
+    /// The mechanisms' earliest next time (`mechanismsChanged`; `.farFuture`: none).
+    var mechanismNext: SimTime = .farFuture
 
     struct RunningTask {
         var request: TaskRequest
@@ -297,7 +301,9 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
                             rules: configuration.rules)
         ctx.model = trace.model
         push = SilentPushComponent(trace: trace, models: models, rules: configuration.silentPush, random: random)
-        pushNext = push?.nextTime ?? .farFuture
+        extraTime = BackgroundTaskExtension(models: models, rules: configuration.beginBackgroundTask, random: random)
+        mechanismsOn = push != nil || extraTime != nil
+        mechanismsChanged()
         // The lowest level so far is the level the run starts at (not 100:
         // a trace may start lower).
         metrics.minBatteryPercent = min(100, max(0, trace.initialBatteryPercent))
@@ -349,7 +355,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         settleBackgroundEnergy()
 
         while true {
-            let tOthers = min(taskEnd, nextExogenous, policyWake, pushNext)
+            let tOthers = min(taskEnd, nextExogenous, policyWake, mechanismNext)
             let tBattery = pendingCrossings == 0 ? alarm.time(unlessAfter: tOthers) : now
             var t = min(tOthers, tBattery)
             if t >= horizon { t = horizon }
@@ -380,15 +386,15 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
                 alarm.resolve()
                 if pendingCrossings != 0 || alarm.time == t {
                     batteryThresholdReached()
-                } else if pushNext != t || policyWake == t {
-                    // Ties: the policy's wake before a silent-push event.
+                } else if mechanismNext != t || policyWake == t {
+                    // Ties: the policy's wake before a mechanism's event.
                     policyWake = .farFuture
                     consultPolicy()
                 } else {
-                    silentPushEvent()
+                    mechanismEvent()
                 }
             }
-            if push != nil { silentPushAfterStep() }
+            if mechanismsOn { mechanismsAfterStep() }
             settleBackgroundEnergy()
         }
         finish()

@@ -26,6 +26,9 @@ public struct DeviceEvent: Sendable, Hashable {
         /// Issue 18: a silent push held, coalesced, dropped or delivered
         /// (detail says which; requested_us = the server's send time).
         case silentPush = "silent-push"
+        /// Issue 18: a `beginBackgroundTask` run at a session end, logged at
+        /// its end (detail: ended, expired or failed).
+        case backgroundTask = "background-task"
     }
     public var kind: Kind
     public var time: SimTime
@@ -54,7 +57,7 @@ public struct DeviceEvent: Sendable, Hashable {
     /// Column names, units and meaning of `events.csv`, in order.
     public static let columns: [(name: String, unit: String, description: String)] = [
         ("time_us", "µs", "event time since trace start"),
-        ("event", "", "launch, update, wake, task, tail, state, submitted, refused, rejected, chain_break, silent-push"),
+        ("event", "", "launch, update, wake, task, tail, state, submitted, refused, rejected, chain_break, silent-push, background-task"),
         ("app", "index", "app number (-1: none)"),
         ("task_kind", "", "refresh, processing or fetch (task rows)"),
         ("request_id", "", "request number, unique per device"),

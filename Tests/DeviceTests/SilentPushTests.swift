@@ -113,11 +113,11 @@ final class SilentPushChannelTests: XCTestCase {
 }
 
 /// A handler run planned alone.
-final class PushHandlerRunTests: XCTestCase {
-    func plan(cpu: Double, fails: Bool = false, offlineAt: SimTime = .farFuture) -> PushHandlerRun {
-        PushHandlerRun.plan(app: 0, start: .zero, dataEnd: SimTime(microseconds: 1_000_000), cpuSeconds: cpu,
-                            fails: fails, budget: .seconds(30 as Int64), offlineAt: offlineAt,
-                            firstSentAt: .zero, pushes: 1, ledger: EnergyLedger())
+final class PlannedBackgroundRunTests: XCTestCase {
+    func plan(cpu: Double, fails: Bool = false, offlineAt: SimTime = .farFuture) -> PlannedBackgroundRun {
+        PlannedBackgroundRun.plan(app: 0, start: .zero, dataEnd: SimTime(microseconds: 1_000_000), cpuSeconds: cpu,
+                                  fails: fails, budget: .seconds(30 as Int64), offlineAt: offlineAt,
+                                  ledger: EnergyLedger())
     }
 
     func testSuccessEndsAfterDataAndCPU() {

@@ -49,6 +49,8 @@ final class DocumentationTests: XCTestCase {
         check(EnergyRanges.radio)
         check(MechanismRanges.silentPush, prefix: "silentPush.")
         check(MechanismRanges.strategy, prefix: "silentPush.")
+        check(MechanismRanges.backgroundTask, prefix: "beginBackgroundTask.")
+        check(MechanismRanges.finishingWork, prefix: "beginBackgroundTask.")
         check(GeneratorRanges.apps, prefix: "apps[].")
         check(GeneratorRanges.usage, prefix: "usage.")
         check(GeneratorRanges.power, prefix: "power.")

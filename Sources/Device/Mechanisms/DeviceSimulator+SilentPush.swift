@@ -6,8 +6,16 @@ import SimCore
 /// pushes (the feature off: no cost, no change to results).
 struct SilentPushComponent {
     var channel: SilentPushChannel
+    /// A push's background handler run: the run, the first push it answers
+    /// and how many (coalesced) pushes.
+    struct Run: Hashable {
+        var run: PlannedBackgroundRun
+        var firstSentAt: SimTime
+        var pushes: Int
+    }
+
     /// The background handler run in progress per app.
-    var runs: [PushHandlerRun?]
+    var runs: [Run?]
     /// The earliest end of a run in progress (`.farFuture`: none).
     var nextRunEnd = SimTime.farFuture
     /// Background handler runs started per app (the draws' run number).
@@ -42,14 +50,14 @@ struct SilentPushComponent {
 
     mutating func recomputeRunEnd() {
         var earliest = SimTime.farFuture
-        for case let r? in runs { earliest = min(earliest, r.end) }
+        for case let r? in runs { earliest = min(earliest, r.run.end) }
         nextRunEnd = earliest
     }
 }
 
-// Silent push in the loop: one timer (`pushNext`, the component's next
-// time), taken after every other event at the same instant; within the
-// component, a run's end, then held releases, then an arrival.
+// Silent push in the loop: its next time is one of the mechanisms'
+// (`DeviceSimulator+Mechanisms.swift`); within the component, a run's end,
+// then held releases, then an arrival.
 //
 // Beside the worker, not on it: iOS runs a push's handler concurrently with
 // a BGTask, and so does the simulator, with one simplification: a push is
@@ -66,12 +74,12 @@ extension DeviceSimulator {
         push?.forceQuitOverride?(app) ?? false
     }
 
-    /// Handles the silent-push event due now (`pushNext == now`).
+    /// Handles the silent-push event due now (`push.nextTime == now`).
     mutating func silentPushEvent() {
         guard push != nil else { return }
         if push!.nextRunEnd <= now {
             for a in 0..<push!.runs.count {
-                if let r = push!.runs[a], r.end <= now { finishPushRun(app: a) }
+                if let r = push!.runs[a], r.run.end <= now { finishPushRun(app: a) }
             }
             push!.recomputeRunEnd()
         } else if push!.channel.nextRelease <= now {
@@ -83,7 +91,6 @@ extension DeviceSimulator {
                                               drop: pushDrop(app: arrival.app))
             handle(outcome, app: arrival.app, sentAt: arrival.time)
         }
-        pushNext = push!.nextTime
     }
 
     /// After every loop step: held pushes whose gate was closed are
@@ -91,7 +98,6 @@ extension DeviceSimulator {
     mutating func silentPushAfterStep() {
         guard push != nil, push!.channel.waitingForGate > 0 else { return }
         reexaminePushes(onlyWaiting: true)
-        pushNext = push!.nextTime
     }
 
     mutating func reexaminePushes(onlyWaiting: Bool) {
@@ -120,7 +126,7 @@ extension DeviceSimulator {
         if rules.eligibility.contentRefreshBlocked(state) != nil { return .closed }
         if !state.network.isOnline { return .closed }
         var from = SimTime.zero
-        if let r = push!.runs[Int(app)] { from = r.end }
+        if let r = push!.runs[Int(app)] { from = r.run.end }
         if isRunning && runningTask.dataEnd > now { from = max(from, runningTask.dataEnd) }
         return from > now ? .openFrom(from) : .open
     }
@@ -156,65 +162,25 @@ extension DeviceSimulator {
     }
 
     /// A background delivery: the app is woken (wake energy) and runs its
-    /// refresh work, planned whole now (`PushHandlerRun`).
+    /// refresh work, planned whole now (`PlannedBackgroundRun`).
     mutating func startPushRun(_ d: SilentPushChannel.Delivery) {
         let a = Int(d.app)
         let n = push!.started[a]
         push!.started[a] = n &+ 1
         metrics.silentPush.deliveredBackground &+= 1
-        let work = models[a].refresh
-        var ledger = EnergyLedger()
-        ledger.wake = config.energy.wakeJoules
-        var dataEnd = now
-        let fails = DeviceRandom.uniform(prefix: push!.failurePrefixes[a], n) < work.failureProbability(on: state.network)
-        if work.usesNetwork {
-            let latency = work.serverLatencySigma > 0
-                ? Self.drawServerLatency(median: work.serverLatency, sigma: work.serverLatencySigma,
-                                         prefix: push!.latencyPrefixes[a], run: n)
-                : work.serverLatency
-            let shape = RadioModel.shape(bytesUp: work.bytesUp, bytesDown: work.bytesDown,
-                                         on: config.energy.radio(state.network))
-            let t = radio.backgroundTransfer(at: now, shape: shape, latency: latency)
-            dataEnd = t.end
-            ledger.promotion = t.ledger.promotion
-            ledger.active = t.ledger.active
-            syncRadioTail()   // the tail gap it settled belongs to earlier work (as for tasks)
-        }
-        var run = PushHandlerRun.plan(app: d.app, start: now, dataEnd: dataEnd, cpuSeconds: work.cpuSeconds,
-                                      fails: fails, budget: config.silentPush.handlerBudget,
-                                      offlineAt: work.usesNetwork ? nextOffline(after: now) : .farFuture,
-                                      firstSentAt: d.firstSentAt, pushes: d.pushes, ledger: ledger)
-        if run.end < dataEnd {
-            // Cut (expired or connection lost) before the bytes were in:
-            // the active energy it did not spend is refunded now. Its
-            // transfer is the radio's last, just made.
-            let refund = radio.cutLastTransfer(at: run.end)
-            run.ledger.active += refund.active
-        }
-        metrics.energy.wake += run.ledger.wake
-        metrics.energy.promotion += run.ledger.promotion
-        metrics.energy.active += run.ledger.active
+        let run = startPlannedRun(app: d.app, work: models[a].refresh, wakes: true,
+                                  budget: config.silentPush.handlerBudget,
+                                  failurePrefix: push!.failurePrefixes[a], latencyPrefix: push!.latencyPrefixes[a], run: n)
         metrics.silentPush.energyJoules += run.ledger.wake + run.ledger.promotion + run.ledger.active
-        push!.runs[a] = run
+        push!.runs[a] = .init(run: run, firstSentAt: d.firstSentAt, pushes: d.pushes)
         push!.recomputeRunEnd()
-    }
-
-    /// The next time the device goes offline after `t` (`.farFuture`: none before the horizon).
-    func nextOffline(after t: SimTime) -> SimTime {
-        var i = networkIndex + 1
-        while i < networkSegments.count {
-            if !networkSegments[i].network.isOnline { return networkSegments[i].start }
-            i += 1
-        }
-        return .farFuture
     }
 
     /// A run reaches its end: CPU charged, content fetched on success.
     mutating func finishPushRun(app a: Int) {
-        guard var run = push!.runs[a] else { return }
+        guard let r = push!.runs[a] else { return }
         push!.runs[a] = nil
-        run.ledger.cpu = run.cpuRan * config.energy.cpuWatts
-        metrics.energy.cpu += run.ledger.cpu
+        let run = settleCPU(of: r.run)
         metrics.silentPush.energyJoules += run.ledger.cpu
         var got: Bool? = nil
         switch run.outcome {
@@ -231,9 +197,9 @@ extension DeviceSimulator {
         }
         if Sink.isEnabled {
             var e = DeviceEvent(kind: .silentPush, time: now, device: state)
-            e.app = run.app; e.requestedAt = run.firstSentAt; e.start = run.start; e.end = run.end
+            e.app = run.app; e.requestedAt = r.firstSentAt; e.start = run.start; e.end = run.end
             e.outcome = run.outcome; e.newData = got; e.energy = run.ledger
-            e.detail = run.pushes > 1 ? "delivered n=\(run.pushes)" : "delivered"
+            e.detail = r.pushes > 1 ? "delivered n=\(r.pushes)" : "delivered"
             sink.record(e)
         }
     }
@@ -243,10 +209,8 @@ extension DeviceSimulator {
     mutating func finishSilentPush() {
         guard push != nil else { return }
         for a in 0..<push!.runs.count {
-            guard let run = push!.runs[a] else { continue }
-            let cpu = max(0, min(run.cpuRan, (now - run.dataEnd).seconds)) * config.energy.cpuWatts
-            metrics.energy.cpu += cpu
-            metrics.silentPush.energyJoules += cpu
+            guard let run = push!.runs[a]?.run else { continue }
+            metrics.silentPush.energyJoules += censorCPU(of: run)
             push!.runs[a] = nil
         }
         for case let h? in push!.channel.held { metrics.silentPush.heldAtEnd &+= h.pushes }

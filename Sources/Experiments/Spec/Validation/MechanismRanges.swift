@@ -24,11 +24,26 @@ public enum MechanismRanges {
         },
     ]
 
+    /// `device.beginBackgroundTask`.
+    public static let backgroundTask: [RangeRule<BackgroundTaskRules>] = [
+        RangeRule("budget", .seconds(0, 600, open: true)) { $0.budget.seconds },
+    ]
+
+    /// An app's `beginBackgroundTask` (its `work` is checked as a work model).
+    public static let finishingWork: [RangeRule<FinishingWork>] = [
+        RangeRule("probability", .probability) { $0.probability },
+    ]
+
     public static func check(device d: DeviceConfiguration, at path: String) throws(SpecError) {
         try silentPush.checkAll(d.silentPush, under: path + ".silentPush")
+        try backgroundTask.checkAll(d.beginBackgroundTask, under: path + ".beginBackgroundTask")
     }
 
     public static func check(app model: AppModel, at path: String) throws(SpecError) {
         try strategy.checkAll(model.silentPush, under: path + ".silentPush")
+        if let f = model.beginBackgroundTask {
+            try finishingWork.checkAll(f, under: path + ".beginBackgroundTask")
+            try AppModelRanges.work.checkAll(f.work, under: path + ".beginBackgroundTask.work")
+        }
     }
 }
