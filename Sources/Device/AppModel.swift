@@ -135,6 +135,9 @@ public struct AppModel: Sendable, Hashable, Codable {
     /// Issue 18: extra time asked at session ends (`beginBackgroundTask`,
     /// JSON key of the same name); nil (default): never. Docs/Mechanisms.md.
     public var beginBackgroundTask: FinishingWork? = nil
+    /// Issue 18: a transfer handed to a background URLSession at session
+    /// ends (JSON key `backgroundTransfer`); nil (default): never.
+    public var backgroundTransfer: BackgroundTransferModel? = nil
 
     public init(refresh: WorkModel = .refreshDefault, processing: WorkModel = .processingDefault,
                 usesLegacyFetch: Bool = false, minimumFetchInterval: SimDuration = AppDefaults.minimumFetchInterval,
@@ -165,7 +168,7 @@ public struct AppModel: Sendable, Hashable, Codable {
              resubmitsAtStart, forgetProbability, reportsHonestly, checkpointsOnExpiration,
              backgroundAppRefreshEnabled, processingInterval, processingRequiresExternalPower,
              processingRequiresNetwork, retryDelayAfterFailure,
-             silentPush, beginBackgroundTask
+             silentPush, beginBackgroundTask, backgroundTransfer
     }
 
     public init(from decoder: any Decoder) throws {
@@ -201,6 +204,7 @@ public struct AppModel: Sendable, Hashable, Codable {
         }
         silentPush = try c.value(.silentPush, default: d.silentPush)
         beginBackgroundTask = try c.decodeIfPresent(FinishingWork.self, forKey: .beginBackgroundTask)
+        backgroundTransfer = try c.decodeIfPresent(BackgroundTransferModel.self, forKey: .backgroundTransfer)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -225,5 +229,6 @@ public struct AppModel: Sendable, Hashable, Codable {
         }
         if silentPush != .none { try c.encode(silentPush, forKey: .silentPush) }
         try c.encodeIfPresent(beginBackgroundTask, forKey: .beginBackgroundTask)
+        try c.encodeIfPresent(backgroundTransfer, forKey: .backgroundTransfer)
     }
 }

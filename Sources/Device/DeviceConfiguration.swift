@@ -37,6 +37,8 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
     public var silentPush = SilentPushRules()
     /// Issue 18: the extra time `beginBackgroundTask` gets (JSON key of the same name).
     public var beginBackgroundTask = BackgroundTaskRules()
+    /// Issue 18: background URLSession's relaunch rate limit and timeout (JSON key `backgroundURLSession`).
+    public var backgroundURLSession = BackgroundTransferRules()
 
     public init(apps: [String: AppModel] = AppDefaults.apps, defaultApp: AppModel = AppModel(),
                 refreshBudget: SimDuration? = nil, processingBudget: SimDuration? = nil,
@@ -63,7 +65,7 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
              foregroundFetch, chargingWatts,
              lowBatteryPercent, secondLowPowerOfferPercent, lowPowerModeOffPercent,
              maxPendingRefreshPerApp, maxPendingProcessingPerApp,
-             silentPush, beginBackgroundTask
+             silentPush, beginBackgroundTask, backgroundURLSession
     }
 
     public init(from decoder: any Decoder) throws {
@@ -94,6 +96,7 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
         chargingWatts = try c.value(.chargingWatts, default: d.chargingWatts)
         silentPush = try c.value(.silentPush, default: d.silentPush)
         beginBackgroundTask = try c.value(.beginBackgroundTask, default: d.beginBackgroundTask)
+        backgroundURLSession = try c.value(.backgroundURLSession, default: d.backgroundURLSession)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -113,5 +116,8 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
         try c.encode(rules.maxPendingProcessingPerApp, forKey: .maxPendingProcessingPerApp)
         if silentPush != SilentPushRules() { try c.encode(silentPush, forKey: .silentPush) }
         if beginBackgroundTask != BackgroundTaskRules() { try c.encode(beginBackgroundTask, forKey: .beginBackgroundTask) }
+        if backgroundURLSession != BackgroundTransferRules() {
+            try c.encode(backgroundURLSession, forKey: .backgroundURLSession)
+        }
     }
 }

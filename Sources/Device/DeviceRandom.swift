@@ -60,4 +60,6 @@ enum RandomPurpose: UInt64 {
     /// Issue 18: an extra-time run fails / its latency (keyed by app and run number).
     case backgroundTaskFailure = 8
     case backgroundTaskLatency = 9
+    /// Issue 18: whether an app hands a background URLSession transfer at a session end (app, session index).
+    case transferHanded = 10
 }

@@ -16,6 +16,7 @@ extension DeviceSimulator {
             syncRadioTail()
         }
         recordLaunch(app: Int(s.app))
+        if transfers != nil { transfersSeeForegroundLaunch(app: s.app) }
         if Sink.isEnabled { logState("screen_on") }
         policyObserve(.stateChanged, .stateChanged(.screenOn))
         policyObserve(.launch, .launch(app: s.app))
@@ -38,6 +39,7 @@ extension DeviceSimulator {
         policyObserve(.sessionEnded, .sessionEnded(app: s.app))
         appEntersBackground(app: s.app)
         if extraTime != nil { appMayAskForExtraTime(app: s.app, session: sessionIndex - 1) }
+        if transfers != nil { appMayHandTransfer(app: s.app, session: sessionIndex - 1) }
         consultPolicy()
     }
 

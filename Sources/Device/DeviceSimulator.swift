@@ -183,6 +183,10 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     var push: SilentPushComponent?
     /// `beginBackgroundTask` at session ends (`DeviceSimulator+BackgroundTask.swift`).
     var extraTime: BackgroundTaskExtension?
+    /// Background URLSession (`DeviceSimulator+BackgroundTransfers.swift`).
+    var transfers: BackgroundTransfers?
+    /// Per app, `random.prefix(transferHanded, app)`: whether it hands a transfer at a session end.
+    let transferPrefixes: [UInt64]
     /// Whether any of them is on (the loop's per-step hook).
     let mechanismsOn: Bool
     /// The mechanisms' earliest next time (`mechanismsChanged`; `.farFuture`: none).
@@ -302,7 +306,11 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         ctx.model = trace.model
         push = SilentPushComponent(trace: trace, models: models, rules: configuration.silentPush, random: random)
         extraTime = BackgroundTaskExtension(models: models, rules: configuration.beginBackgroundTask, random: random)
-        mechanismsOn = push != nil || extraTime != nil
+        let hands = models.contains(where: { ($0.backgroundTransfer?.probability ?? 0) > 0 })
+        transfers = hands ? BackgroundTransfers(apps: n, rules: configuration.backgroundURLSession) : nil
+        let deviceRandom = random
+        transferPrefixes = hands ? (0..<UInt64(n)).map { deviceRandom.prefix(RandomPurpose.transferHanded.rawValue, $0) } : []
+        mechanismsOn = push != nil || extraTime != nil || transfers != nil
         mechanismsChanged()
         // The lowest level so far is the level the run starts at (not 100:
         // a trace may start lower).

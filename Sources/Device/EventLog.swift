@@ -29,6 +29,9 @@ public struct DeviceEvent: Sendable, Hashable {
         /// Issue 18: a `beginBackgroundTask` run at a session end, logged at
         /// its end (detail: ended, expired or failed).
         case backgroundTask = "background-task"
+        /// Issue 18: a background URLSession transfer handed, started,
+        /// paused, completed, timed out, or its completion delivered (detail).
+        case urlSession = "url-session"
     }
     public var kind: Kind
     public var time: SimTime
@@ -57,7 +60,7 @@ public struct DeviceEvent: Sendable, Hashable {
     /// Column names, units and meaning of `events.csv`, in order.
     public static let columns: [(name: String, unit: String, description: String)] = [
         ("time_us", "µs", "event time since trace start"),
-        ("event", "", "launch, update, wake, task, tail, state, submitted, refused, rejected, chain_break, silent-push, background-task"),
+        ("event", "", "launch, update, wake, task, tail, state, submitted, refused, rejected, chain_break, silent-push, background-task, url-session"),
         ("app", "index", "app number (-1: none)"),
         ("task_kind", "", "refresh, processing or fetch (task rows)"),
         ("request_id", "", "request number, unique per device"),

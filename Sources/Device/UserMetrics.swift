@@ -71,6 +71,8 @@ public struct UserMetrics: Sendable, Hashable {
     public var silentPush = SilentPushMetrics()
     /// `beginBackgroundTask` at session ends (Docs/Mechanisms.md).
     public var backgroundTask = BackgroundTaskMetrics()
+    /// Background URLSession transfers (Docs/Mechanisms.md).
+    public var urlSession = BackgroundTransferMetrics()
 
     public init() {}
 
@@ -114,5 +116,5 @@ public struct UserMetrics: Sendable, Hashable {
         Column(name: "joules_per_fresh_launch", unit: "J", description: "energy_total_j / fresh_launches; NaN without fresh launches") { $0.joulesPerFreshLaunch },
         Column(name: "low_power_hours", unit: "h", description: "time in Low Power Mode") { $0.lowPowerModeHours },
         Column(name: "min_battery_pct", unit: "%", description: "lowest battery level") { $0.minBatteryPercent },
-    ] + SilentPushMetrics.columns + BackgroundTaskMetrics.columns
+    ] + SilentPushMetrics.columns + BackgroundTaskMetrics.columns + BackgroundTransferMetrics.columns
 }

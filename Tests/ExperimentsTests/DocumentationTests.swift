@@ -51,6 +51,8 @@ final class DocumentationTests: XCTestCase {
         check(MechanismRanges.strategy, prefix: "silentPush.")
         check(MechanismRanges.backgroundTask, prefix: "beginBackgroundTask.")
         check(MechanismRanges.finishingWork, prefix: "beginBackgroundTask.")
+        check(MechanismRanges.urlSession, prefix: "backgroundURLSession.")
+        check(MechanismRanges.transfer, prefix: "backgroundTransfer.")
         check(GeneratorRanges.apps, prefix: "apps[].")
         check(GeneratorRanges.usage, prefix: "usage.")
         check(GeneratorRanges.power, prefix: "power.")

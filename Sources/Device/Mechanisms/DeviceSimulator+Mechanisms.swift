@@ -3,12 +3,13 @@ import SimCore
 // Issue 18's mechanisms in the loop: one timer for all of them
 // (`mechanismNext`), taken after every other event at the same instant.
 // Between mechanisms due at the same instant: silent push, then
-// `beginBackgroundTask` ends. (With the simulator split into components,
+// `beginBackgroundTask` ends, then background URLSession. (With the simulator split into components,
 // this is the registration point: one line per mechanism here.)
 extension DeviceSimulator {
     /// Recomputes `mechanismNext` from the mechanisms' own next times.
     mutating func mechanismsChanged() {
-        mechanismNext = min(push?.nextTime ?? .farFuture, extraTime?.nextEnd ?? .farFuture)
+        mechanismNext = min(push?.nextTime ?? .farFuture, extraTime?.nextEnd ?? .farFuture,
+                            transfers?.nextTime ?? .farFuture)
     }
 
     /// The mechanism event due now (`mechanismNext == now`).
@@ -17,6 +18,8 @@ extension DeviceSimulator {
             silentPushEvent()
         } else if let t = extraTime?.nextEnd, t <= now {
             backgroundTaskEvent()
+        } else if let t = transfers?.nextTime, t <= now {
+            backgroundTransferEvent()
         }
         mechanismsChanged()
     }
@@ -24,6 +27,7 @@ extension DeviceSimulator {
     /// After every loop step (only when a mechanism is on).
     mutating func mechanismsAfterStep() {
         silentPushAfterStep()
+        if let t = transfers, t.waitingCount > 0 { examineTransfers() }
         mechanismsChanged()
     }
 

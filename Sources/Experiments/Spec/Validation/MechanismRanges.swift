@@ -34,13 +34,30 @@ public enum MechanismRanges {
         RangeRule("probability", .probability) { $0.probability },
     ]
 
+    /// `device.backgroundURLSession`.
+    public static let urlSession: [RangeRule<BackgroundTransferRules>] = [
+        RangeRule("relaunchDelay", .seconds(0, 86_400)) { $0.relaunchDelay.seconds },
+        RangeRule("relaunchCPUSeconds", .seconds(0, 30)) { $0.relaunchCPUSeconds },
+        RangeRule("resourceTimeout", .seconds(60, 30 * 86_400)) { $0.resourceTimeout.seconds },
+    ]
+
+    /// An app's `backgroundTransfer`.
+    public static let transfer: [RangeRule<BackgroundTransferModel>] = [
+        RangeRule("probability", .probability) { $0.probability },
+        RangeRule("bytesDown", ValueRange(0, 1e10, unit: "B")) { $0.bytesDown },
+        RangeRule("bytesUp", ValueRange(0, 1e10, unit: "B")) { $0.bytesUp },
+        RangeRule("followUps", ValueRange(0, 100)) { Double($0.followUps) },
+    ]
+
     public static func check(device d: DeviceConfiguration, at path: String) throws(SpecError) {
+        try urlSession.checkAll(d.backgroundURLSession, under: path + ".backgroundURLSession")
         try silentPush.checkAll(d.silentPush, under: path + ".silentPush")
         try backgroundTask.checkAll(d.beginBackgroundTask, under: path + ".beginBackgroundTask")
     }
 
     public static func check(app model: AppModel, at path: String) throws(SpecError) {
         try strategy.checkAll(model.silentPush, under: path + ".silentPush")
+        if let t = model.backgroundTransfer { try transfer.checkAll(t, under: path + ".backgroundTransfer") }
         if let f = model.beginBackgroundTask {
             try finishingWork.checkAll(f, under: path + ".beginBackgroundTask")
             try AppModelRanges.work.checkAll(f.work, under: path + ".beginBackgroundTask.work")
