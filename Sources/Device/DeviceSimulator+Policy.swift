@@ -22,9 +22,9 @@ extension DeviceSimulator {
         // Stored only when changed (often not, between two calls). Compared
         // bit for bit, so the context holds exactly the value it would have
         // been given (-0.0, NaN).
-        let up = radio.tailEnds(at: now)
+        let up = networks.radio.tailEnds(at: now)
         if up != ctx.radioUpUntil { ctx.radioUpUntil = up }
-        let joules = metrics.energy.total
+        let joules = metrics.user.energy.total
         if joules.bitPattern != ctx.backgroundJoules.bitPattern { ctx.backgroundJoules = joules }
     }
 
@@ -96,7 +96,7 @@ extension DeviceSimulator {
         // at the end of this call (`first`) without passing through
         // `runQueue`, whose append and pop (two uniqueness checks, two
         // copies) came at nearly every wake. The rest queue behind it.
-        let startsNow = !isRunning && runQueue.isEmpty
+        let startsNow = !worker.isRunning && worker.runQueue.isEmpty
         var first: TaskRequest? = nil
         refreshContext()
         let decision = policy.decide(context: ctx)
@@ -110,7 +110,7 @@ extension DeviceSimulator {
                     refuse(id, reason); continue
                 }
                 let request = pending.remove(at: i)
-                if startsNow && first == nil { first = request } else { runQueue.append(request) }
+                if startsNow && first == nil { first = request } else { worker.runQueue.append(request) }
             }
         }
         if decision.runAllEligible {
@@ -118,7 +118,7 @@ extension DeviceSimulator {
             while i < pending.count {
                 if rules.refusal(for: pending[i], at: now, state: state) == nil {
                     let request = pending.remove(at: i)
-                    if startsNow && first == nil { first = request } else { runQueue.append(request) }
+                    if startsNow && first == nil { first = request } else { worker.runQueue.append(request) }
                 } else {
                     i += 1
                 }
@@ -127,7 +127,7 @@ extension DeviceSimulator {
         if let request = first {
             countWake()
             start(request)   // its rules were checked just above, at this time and state
-        } else if !isRunning && !runQueue.isEmpty {
+        } else if !worker.isRunning && !worker.runQueue.isEmpty {
             countWake()
             startNextTask()
         }
@@ -182,7 +182,7 @@ extension DeviceSimulator {
         // `Int64.max` (no wake) is `.farFuture`.
         policyWake = SimTime(microseconds: Int64(bitPattern: wakeKey) &+ t1)
         guard runs > 0 else {
-            if !isRunning && !runQueue.isEmpty {
+            if !worker.isRunning && !worker.runQueue.isEmpty {
                 countWake()
                 startNextTask()
             }
@@ -193,7 +193,7 @@ extension DeviceSimulator {
         // this call without passing through `runQueue` (see
         // `consultPolicy`); taken here, not kept in an optional (which
         // copied it twice more).
-        if !isRunning && runQueue.isEmpty {
+        if !worker.isRunning && worker.runQueue.isEmpty {
             let request = takeRun(at: firstRun)
             runs &-= 1
             queueRuns(from: firstRun, runs, eligibility)
@@ -201,7 +201,7 @@ extension DeviceSimulator {
             start(request)
         } else {
             queueRuns(from: firstRun, runs, eligibility)
-            if !isRunning {
+            if !worker.isRunning {
                 countWake()
                 startNextTask()
             }
@@ -216,7 +216,7 @@ extension DeviceSimulator {
         while runs > 0 {
             let p = plans[i]
             if eligibility.allows(shape: p.shape, app: p.app, from: p.runFrom) {
-                runQueue.append(takeRun(at: i))
+                worker.runQueue.append(takeRun(at: i))
                 runs &-= 1
             } else {
                 i &+= 1
@@ -269,7 +269,7 @@ extension DeviceSimulator {
     /// One wake for the batch: the app(s) are launched or resumed once.
     @inline(__always)
     mutating func countWake() {
-        metrics.backgroundWakes += 1
+        metrics.user.backgroundWakes += 1
         // The hour of the day, `now.timeOfDay / 1 h`: `now` is a time of
         // the run (≥ 0), so the same hour in unsigned arithmetic, without
         // the floor's sign fix-up of `timeOfDay` (a day is 24 hours).
@@ -277,8 +277,8 @@ extension DeviceSimulator {
         precondition(now.microseconds >= 0, "a wake before the start of the run")
         #endif
         let hour = UInt64(bitPattern: now.microseconds) / 3_600_000_000 % 24
-        appState[wakesIn: Int(hour)] += 1
-        metrics.energy.wake += config.energy.wakeJoules
+        apps.state[wakesIn: Int(hour)] += 1
+        metrics.user.energy.wake += config.energy.wakeJoules
         if Sink.isEnabled {
             var e = DeviceEvent(kind: .wake, time: now, device: state)
             e.energy.wake = config.energy.wakeJoules
@@ -287,8 +287,8 @@ extension DeviceSimulator {
     }
 
     mutating func refuse(_ id: RequestID, _ reason: Refusal) {
-        metrics.tasksRefused += 1
-        metrics.refusalsByReason[Int(reason.rawValue)] += 1
+        metrics.user.tasksRefused += 1
+        metrics.user.refusalsByReason[Int(reason.rawValue)] += 1
         if Sink.isEnabled {
             var e = DeviceEvent(kind: .refused, time: now, device: state)
             e.requestID = id; e.detail = reason.name

@@ -1,22 +1,24 @@
 import SimCore
 
-// Foreground sessions: launches, freshness, foreground fetch, backgrounding.
+// The handlers of the session stream's events (`SessionStream`): screen,
+// foreground app, launches and the foreground fetch, backgrounding. They
+// touch sessions, power, the worker, the apps, metrics and the policy.
 extension DeviceSimulator {
     mutating func startSession() {
-        let s = trace.sessions[sessionIndex]
-        inSession = true
+        let s = sessions.begin()
+        exogenousMoved()
         state.isScreenOn = true
         screenOrChargerChanged()
         state.foregroundApp = s.app
         scheduleBatteryAlarm()
         // Rule 3: processing is expired the moment the user uses the device.
-        if isRunning && runningTask.request.kind == .processing { finishRunningTask(interrupted: true) }
+        if worker.isRunning && worker.running.request.kind == .processing { finishRunningTask(interrupted: true) }
         if state.network.isOnline {
-            radio.foreground(from: s.start, to: s.end)
+            networks.radio.foreground(from: s.start, to: s.end)
             syncRadioTail()
         }
         recordLaunch(app: Int(s.app))
-        if transfers != nil { transfersSeeForegroundLaunch(app: s.app) }
+        if mechanisms.transfers != nil { transfersSeeForegroundLaunch(app: s.app) }
         if Sink.isEnabled { logState("screen_on") }
         policyObserve(.stateChanged, .stateChanged(.screenOn))
         policyObserve(.launch, .launch(app: s.app))
@@ -26,9 +28,8 @@ extension DeviceSimulator {
     }
 
     mutating func endSession() {
-        let s = trace.sessions[sessionIndex]
-        inSession = false
-        sessionIndex += 1
+        let s = sessions.end()
+        exogenousMoved()
         state.isScreenOn = false
         screenOrChargerChanged()
         state.foregroundApp = nil
@@ -38,8 +39,8 @@ extension DeviceSimulator {
         policyObserve(.stateChanged, .stateChanged(.screenOff))
         policyObserve(.sessionEnded, .sessionEnded(app: s.app))
         appEntersBackground(app: s.app)
-        if extraTime != nil { appMayAskForExtraTime(app: s.app, session: sessionIndex - 1) }
-        if transfers != nil { appMayHandTransfer(app: s.app, session: sessionIndex - 1) }
+        if mechanisms.extraTime != nil { appMayAskForExtraTime(app: s.app, session: sessions.index - 1) }
+        if mechanisms.transfers != nil { appMayHandTransfer(app: s.app, session: sessions.index - 1) }
         consultPolicy()
     }
 
@@ -47,46 +48,15 @@ extension DeviceSimulator {
     /// fetch, then the foreground fetch itself (rule 7).
     @inline(__always)   // one caller, `startSession`
     mutating func recordLaunch(app: Int) {
-        let updates = trace.contentUpdates[app]
-        let c = appState[app].updateCursor
-        let stale = c < updates.count && updates[c] <= now
-        // Times are far from Int64's range (`lastFetch` starts at zero,
-        // updates are trace times): wrapping subtractions (`.seconds` of the
-        // difference, as before), and the per-launch counts cannot overflow:
-        // `&-`, `&+=`, no overflow tests.
-        let age = stale ? Double(now.microseconds &- updates[c].microseconds) / 1_000_000 : 0
-        let since = Double(now.microseconds &- appState[app].lastFetch.microseconds) / 1_000_000
-        metrics.launches &+= 1
-        if !stale { metrics.freshLaunches &+= 1 }
-        ageSum += age
-        ages.append(age)
-        sinceRefreshSum += since
-        appState[app].unconsumedRefresh = false
+        let (stale, age, since) = apps.launchContent(app: app, at: now)
+        metrics.launch(fresh: !stale, ageSeconds: age, sinceRefreshSeconds: since)
+        apps.state[app].unconsumedRefresh = false
         if Sink.isEnabled {
             var e = DeviceEvent(kind: .launch, time: now, device: state)
             e.app = Int32(app); e.fresh = !stale; e.ageSeconds = age; e.sinceRefreshSeconds = since
             sink.record(e)
         }
-        if config.foregroundFetch && state.network.isOnline { _ = fetchContent(app: app, at: now) }
-    }
-
-    /// The app's copy now includes every update published up to `t`.
-    /// Returns whether anything new came in. Inlined into its two callers
-    /// (a task's success, a launch's foreground fetch): short, and called at
-    /// most task ends.
-    @inline(__always)
-    mutating func fetchContent(app: Int, at t: SimTime) -> Bool {
-        let updates = trace.contentUpdates[app]
-        var c = appState[app].updateCursor
-        let start = c
-        // Through the buffer: `c` starts at a stored cursor (≥ 0), so no
-        // sign test and no overflow test per update read.
-        updates.withUnsafeBufferPointer { u in
-            while c < u.count && u[c] <= t { c &+= 1 }
-        }
-        appState[app].updateCursor = c
-        if t > appState[app].lastFetch { appState[app].lastFetch = t }
-        return c > start
+        if config.foregroundFetch && state.network.isOnline { _ = apps.fetchContent(app: app, at: now) }
     }
 
     /// The app goes to the background: it submits its refresh request (rule 6)
@@ -94,15 +64,15 @@ extension DeviceSimulator {
     @inline(__always)   // one caller, `endSession`
     mutating func appEntersBackground(app: Int32) {
         let a = Int(app)   // fields read through `models[a]`: no copy of the whole model
-        if !models[a].usesLegacyFetch {
-            submit(app: app, identifier: refreshIdentifier, earliestBegin: now + models[a].refreshEarliestBeginDelay,
-                   power: false, network: models[a].refresh.usesNetwork)
+        if !apps.models[a].usesLegacyFetch {
+            submit(app: app, identifier: refreshIdentifier, earliestBegin: now + apps.models[a].refreshEarliestBeginDelay,
+                   power: false, network: apps.models[a].refresh.usesNetwork)
         }
-        if let interval = models[a].processingInterval {
-            let due = appState[a].lastProcessingDone.map { now - $0 >= interval } ?? true
+        if let interval = apps.models[a].processingInterval {
+            let due = apps.state[a].lastProcessingDone.map { now - $0 >= interval } ?? true
             if due {
                 submit(app: app, identifier: processingIdentifier, earliestBegin: now,
-                       power: models[a].processingRequiresExternalPower, network: models[a].processingRequiresNetwork)
+                       power: apps.models[a].processingRequiresExternalPower, network: apps.models[a].processingRequiresNetwork)
             }
         }
     }
@@ -126,7 +96,7 @@ extension DeviceSimulator {
             }
             policyObserve(.submitted, .submitted(r))
         case .failure(let error):
-            metrics.submissionsRejected += 1
+            metrics.user.submissionsRejected += 1
             if Sink.isEnabled {
                 var e = DeviceEvent(kind: .rejected, time: now, device: state)
                 e.app = app; e.detail = "\(error)"
@@ -139,7 +109,7 @@ extension DeviceSimulator {
     /// before `minimumFetchInterval` after the last one.
     mutating func armLegacyFetch(app: Int32, after t: SimTime) {
         let a = Int(app)
-        submit(app: app, identifier: 2, earliestBegin: t + models[a].minimumFetchInterval, power: false,
-               network: models[a].refresh.usesNetwork)
+        submit(app: app, identifier: 2, earliestBegin: t + apps.models[a].minimumFetchInterval, power: false,
+               network: apps.models[a].refresh.usesNetwork)
     }
 }

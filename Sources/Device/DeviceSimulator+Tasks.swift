@@ -1,7 +1,9 @@
 import Foundation
 import SimCore
 
-// Running background tasks: one at a time, in the order the policy gave.
+// Starting and ending background tasks (`TaskWorker`'s events): a start
+// draws the outcome and the transfer (worker, radio, apps, metrics), an end
+// settles energy and outcome, tells the policy, lets the app resubmit.
 extension DeviceSimulator {
     /// Starts the next queued task (re-checking the rules: state may have
     /// changed since it was queued). Inlined: called at every task end,
@@ -9,10 +11,8 @@ extension DeviceSimulator {
     @inline(__always)
     mutating func startNextTask() {
         // Nothing starts at or after the end of the run.
-        while !isRunning, !runQueue.isEmpty, now < horizon {
-            // Most batches are one task: `removeLast` then moves nothing
-            // (`removeFirst` called `memmove` even for an empty rest).
-            let request = runQueue.count == 1 ? runQueue.removeLast() : runQueue.removeFirst()
+        while !worker.isRunning, !worker.runQueue.isEmpty, now < horizon {
+            let request = worker.takeNext()
             // Its app submitted the same identifier again while it waited
             // (a session ended, a failed refresh was retried): the new
             // request replaced it (rule 2), so it is dropped, not run. A
@@ -35,33 +35,32 @@ extension DeviceSimulator {
             }
             start(request)
         }
-        if !isRunning { taskEnd = .farFuture }
+        if !worker.isRunning { worker.stopped() }
     }
 
     mutating func start(_ request: TaskRequest) {
-        // Stored first, the rest of `runningTask` at the end field by field:
+        // Stored first, the rest of `worker.running` at the end field by field:
         // a whole `RunningTask` built at the end kept a copy of the request
-        // on the stack across the resubmission. Nothing reads `runningTask`
-        // before `isRunning` is set.
-        runningTask.request = request
+        // on the stack across the resubmission. Nothing reads `worker.running`
+        // before `worker.isRunning` is set.
+        worker.running.request = request
         let app = Int(request.app)
         // Index arithmetic on small values: wrapping operators, no overflow tests.
         let slot = app &* 3 &+ Int(request.kind.rawValue)
         // The slot's work model is read field by field in place
-        // (`slotWork[slot]`), not copied: a copy picked between the app
+        // (`worker.slotWork[slot]`), not copied: a copy picked between the app
         // model's `processing` and `refresh` is a branch, two bounds checks
         // and a copy spilled to the stack at every start.
-        let n = appState[runsOf: slot]
-        appState[runsOf: slot] = n &+ 1
-        metrics.tasksRun &+= 1   // `&+=`: per-task counts cannot overflow; no test per task
+        let n = apps.state[runsOf: slot]
+        apps.state[runsOf: slot] = n &+ 1
         // Times and budgets below are far from Int64's range: wrapping
         // operators on their microseconds, no overflow tests per task.
-        delayMicros &+= now.microseconds &- request.earliestBegin.microseconds
+        metrics.taskStarted(delayMicros: now.microseconds &- request.earliestBegin.microseconds)
 
         // Chain scheduling: the handler resubmits first thing (or forgets).
         // The model read through the buffer: `app` is a request's, which the
         // scheduler checked against its registrations (one per model).
-        if request.kind == .appRefresh && models.withUnsafeBufferPointer({ $0[app].resubmitsAtStart }) {
+        if request.kind == .appRefresh && apps.models.withUnsafeBufferPointer({ $0[app].resubmitsAtStart }) {
             resubmit(request, run: n)
         }
 
@@ -69,19 +68,20 @@ extension DeviceSimulator {
         var dataEnd = now
         // `random.uniform(RandomPurpose.taskFailure.rawValue, UInt64(slot), n)`.
         // The per-slot tables are read through their buffers: `slot` was
-        // checked against the app count (`appState[runsOf:]` above), and
+        // checked against the app count (`apps.state[runsOf:]` above), and
         // they hold 2, 1 and 3 entries per slot.
         let network = state.network
-        let prefix = taskDrawPrefixes.withUnsafeBufferPointer { $0[2 &* slot] }
-        let (failureProbability, cpuSeconds, usesNetwork) = slotWork.withUnsafeBufferPointer {
+        let prefix = worker.drawPrefixes.withUnsafeBufferPointer { $0[2 &* slot] }
+        let (failureProbability, cpuSeconds, usesNetwork) = worker.slotWork.withUnsafeBufferPointer {
             ($0[slot].failureProbability(on: network), $0[slot].cpuSeconds, $0[slot].usesNetwork)
         }
         var fails = DeviceRandom.uniform(prefix: prefix, n) < failureProbability
         var cpu = cpuSeconds
         if usesNetwork {
             if network.isOnline {
-                let shape = transferShapes.withUnsafeBufferPointer { $0[slot &* 3 &+ Int(network.rawValue)] }
-                let t = radio.backgroundTransfer(at: now, shape: shape, latency: serverLatency(slot: slot, run: n))
+                let shape = worker.transferShapes.withUnsafeBufferPointer { $0[slot &* 3 &+ Int(network.rawValue)] }
+                let latency = worker.serverLatency(slot: slot, run: n)
+                let t = networks.radio.backgroundTransfer(at: now, shape: shape, latency: latency)
                 dataEnd = t.end
                 ledger = t.ledger
                 // The tail gap this transfer settled (from the previous
@@ -95,156 +95,97 @@ extension DeviceSimulator {
                 fails = true
             }
         }
-        metrics.energy.promotion += ledger.promotion
-        metrics.energy.active += ledger.active
-        if request.kind == .processing { cpu = max(0, cpu - appState[app].processingProgress) }
+        metrics.user.energy.promotion += ledger.promotion
+        metrics.user.energy.active += ledger.active
+        if request.kind == .processing { cpu = max(0, cpu - apps.state[app].processingProgress) }
         // `SimDuration.seconds(cpu)`, rounded without libm (`roundToInt64`).
         let natural = fails ? dataEnd : SimTime(microseconds: dataEnd.microseconds &+ roundToInt64(cpu * 1_000_000))
-        let budget = request.kind == .processing ? processingBudget : refreshBudget
+        let budget = worker.budget(for: request.kind)
         let deadline = SimTime(microseconds: now.microseconds &+ budget.microseconds)
-        runningTask.start = now; runningTask.dataEnd = dataEnd; runningTask.naturalEnd = natural
-        runningTask.cpuSeconds = cpu; runningTask.fails = fails; runningTask.ledger = ledger
-        isRunning = true
-        taskEnd = min(natural, deadline)
+        worker.running.start = now; worker.running.dataEnd = dataEnd; worker.running.naturalEnd = natural
+        worker.running.cpuSeconds = cpu; worker.running.fails = fails; worker.running.ledger = ledger
+        worker.started(endingAt: min(natural, deadline))
     }
 
     /// Ends the running task at `now`: naturally, at its budget, cut short
     /// by an interruption (session start, unplugged: expired), or by the
     /// network going offline during its transfer (`connectionLost`: failed).
     mutating func finishRunningTask(interrupted: Bool = false, connectionLost: Bool = false) {
-        guard isRunning else { return }
-        isRunning = false
-        if connectionLost { runningTask.fails = true }
+        guard worker.isRunning else { return }
+        worker.stopped()
+        if connectionLost { worker.running.fails = true }
         // The task's fields are read (and its ledger completed) in place in
-        // `runningTask`, not in a copy of its ~100 bytes. It is not
+        // `worker.running`, not in a copy of its ~100 bytes. It is not
         // replaced before `startNextTask` at the end.
-        taskEnd = .farFuture
         // The request's fields too are read in place, when used: a copy of
         // it taken here would be kept (spilled) across the calls below for
-        // the report. `runningTask` does not change before `startNextTask`.
-        let kind = runningTask.request.kind
-        let app = Int(runningTask.request.app)
-        let expired = !connectionLost && (interrupted || now < runningTask.naturalEnd)
-        if now < runningTask.dataEnd {
-            let refund = radio.cutLastTransfer(at: now)
-            metrics.energy.active += refund.active
-            runningTask.ledger.active += refund.active
+        // the report. `worker.running` does not change before `startNextTask`.
+        let kind = worker.running.request.kind
+        let app = Int(worker.running.request.app)
+        let expired = !connectionLost && (interrupted || now < worker.running.naturalEnd)
+        if now < worker.running.dataEnd {
+            let refund = networks.radio.cutLastTransfer(at: now)
+            metrics.user.energy.active += refund.active
+            worker.running.ledger.active += refund.active
         }
         // `(now - dataEnd).seconds`, without the overflow test.
-        let cpuRan = max(0, min(runningTask.cpuSeconds, Double(now.microseconds &- runningTask.dataEnd.microseconds) / 1_000_000))
-        let cpuJ = (runningTask.fails && !expired) ? 0 : cpuRan * config.energy.cpuWatts
-        metrics.energy.cpu += cpuJ
-        runningTask.ledger.cpu = cpuJ
+        let cpuRan = max(0, min(worker.running.cpuSeconds, Double(now.microseconds &- worker.running.dataEnd.microseconds) / 1_000_000))
+        let cpuJ = (worker.running.fails && !expired) ? 0 : cpuRan * config.energy.cpuWatts
+        metrics.user.energy.cpu += cpuJ
+        worker.running.ledger.cpu = cpuJ
 
-        let outcome: TaskOutcome = expired ? .expired : (runningTask.fails ? .failed : .success)
+        let outcome: TaskOutcome = expired ? .expired : (worker.running.fails ? .failed : .success)
         var fetchResult: FetchResult? = nil
         var newData: Bool? = nil
         switch outcome {
         case .success:
-            metrics.tasksSucceeded &+= 1
+            metrics.user.tasksSucceeded &+= 1
             if kind.refreshesContent {
-                let got = fetchContent(app: app, at: runningTask.dataEnd)
+                let got = apps.fetchContent(app: app, at: worker.running.dataEnd)
                 newData = got
-                if !got || appState[app].unconsumedRefresh { metrics.wastedRefreshes &+= 1 }
-                if got { appState[app].unconsumedRefresh = true }
+                if !got || apps.state[app].unconsumedRefresh { metrics.user.wastedRefreshes &+= 1 }
+                if got { apps.state[app].unconsumedRefresh = true }
                 // The model through the buffer, as below: `app` is a request's.
-                fetchResult = (got || !models.withUnsafeBufferPointer({ $0[app].reportsHonestly })) ? .newData : .noData
+                fetchResult = (got || !apps.models.withUnsafeBufferPointer({ $0[app].reportsHonestly })) ? .newData : .noData
             } else {
-                appState[app].processingProgress = 0
-                appState[app].lastProcessingDone = now
+                apps.state[app].processingProgress = 0
+                apps.state[app].lastProcessingDone = now
             }
         case .failed:
-            metrics.tasksFailed += 1
-            metrics.wastedEnergyJoules += runningTask.ledger.total
-            if kind.refreshesContent { fetchResult = models[app].reportsHonestly ? .failed : .newData }
+            metrics.user.tasksFailed += 1
+            metrics.user.wastedEnergyJoules += worker.running.ledger.total
+            if kind.refreshesContent { fetchResult = apps.models[app].reportsHonestly ? .failed : .newData }
         case .expired:
-            metrics.tasksExpired += 1
-            metrics.wastedEnergyJoules += runningTask.ledger.total
-            if kind == .processing && models[app].checkpointsOnExpiration { appState[app].processingProgress += cpuRan }
-            if kind.refreshesContent { fetchResult = models[app].reportsHonestly ? .failed : .newData }
+            metrics.user.tasksExpired += 1
+            metrics.user.wastedEnergyJoules += worker.running.ledger.total
+            if kind == .processing && apps.models[app].checkpointsOnExpiration { apps.state[app].processingProgress += cpuRan }
+            if kind.refreshesContent { fetchResult = apps.models[app].reportsHonestly ? .failed : .newData }
         }
         if Sink.isEnabled {
             var e = DeviceEvent(kind: .task, time: now, device: state)
-            e.app = runningTask.request.app; e.taskKind = kind; e.requestID = runningTask.request.id
-            e.requestedAt = runningTask.request.submittedAt; e.earliestBegin = runningTask.request.earliestBegin
-            e.start = runningTask.start; e.end = now; e.outcome = outcome; e.newData = newData
-            e.energy = runningTask.ledger
+            e.app = worker.running.request.app; e.taskKind = kind; e.requestID = worker.running.request.id
+            e.requestedAt = worker.running.request.submittedAt; e.earliestBegin = worker.running.request.earliestBegin
+            e.start = worker.running.start; e.end = now; e.outcome = outcome; e.newData = newData
+            e.energy = worker.running.ledger
             sink.record(e)
         }
         // Read through the buffer: `app` is a request's, which the
         // scheduler checked against its registrations (one per model).
-        if kind == .appRefresh && !models.withUnsafeBufferPointer({ $0[app].resubmitsAtStart }) {
-            resubmit(runningTask.request, run: appState[runsOf: app &* 3] &- 1)
+        if kind == .appRefresh && !apps.models.withUnsafeBufferPointer({ $0[app].resubmitsAtStart }) {
+            resubmit(worker.running.request, run: apps.state[runsOf: app &* 3] &- 1)
         }
         // The app retries a failed refresh soon (replacing the request its
         // handler submitted): `AppModel.retryDelayAfterFailure`.
-        if outcome == .failed && kind == .appRefresh, let delay = models[app].retryDelayAfterFailure {
-            submit(app: runningTask.request.app, identifier: refreshIdentifier, earliestBegin: now + delay,
-                   power: false, network: models[app].refresh.usesNetwork)
+        if outcome == .failed && kind == .appRefresh, let delay = apps.models[app].retryDelayAfterFailure {
+            submit(app: worker.running.request.app, identifier: refreshIdentifier, earliestBegin: now + delay,
+                   power: false, network: apps.models[app].refresh.usesNetwork)
         }
-        if kind == .legacyFetch { armLegacyFetch(app: runningTask.request.app, after: now) }
-        let report = TaskReport(request: runningTask.request, start: runningTask.start, end: now, outcome: outcome,
-                                fetchResult: fetchResult, energyJoules: runningTask.ledger.total)
+        if kind == .legacyFetch { armLegacyFetch(app: worker.running.request.app, after: now) }
+        let report = TaskReport(request: worker.running.request, start: worker.running.start, end: now, outcome: outcome,
+                                fetchResult: fetchResult, energyJoules: worker.running.ledger.total)
         policyObserve(.taskFinished, .taskFinished(report))
         startNextTask()
-        if !isRunning { consultPolicy() }
-    }
-
-    /// This run's server latency: the median `serverLatency` times
-    /// exp(σ·Z), Z standard normal (inverse normal CDF of one uniform)
-    /// keyed like the failure draw (app, kind, run number): the same task
-    /// has the same latency under every policy (common random numbers).
-    /// Read from `memo` when an earlier configuration drew it.
-    @inline(__always)
-    mutating func serverLatency(slot: Int, run n: UInt64) -> SimDuration {
-        guard slotWork[slot].serverLatencySigma > 0 else { return slotWork[slot].serverLatency }
-        let known = memo.latencyMicros[slot].count
-        if n < UInt64(known) { return SimDuration(microseconds: memo.latencyMicros[slot][Int(n)]) }
-        let median = slotWork[slot].serverLatency, sigma = slotWork[slot].serverLatencySigma
-        let prefix = taskDrawPrefixes[2 &* slot &+ 1]
-        if n == UInt64(known) {
-            // The slot's next runs: drawn ahead and kept together (the values
-            // are those the runs would draw; a memo entry is a pure function
-            // of the run, so drawing early changes nothing but the cost).
-            Self.drawAhead(&memo.latencyMicros[slot], median: median, sigma: sigma, prefix: prefix, from: n)
-            return SimDuration(microseconds: memo.latencyMicros[slot][Int(n)])
-        }
-        return Self.drawServerLatency(median: median, sigma: sigma, prefix: prefix, run: n)
-    }
-
-    /// How many runs' latencies a memo miss draws (the missed run and the
-    /// next ones). Why: keeping one value per miss pays the uniqueness
-    /// checks of both memo arrays and the registers saved around them in
-    /// `start` for every latency; drawing a few for runs that never happen
-    /// (at most 7 per slot and user) is cheaper.
-    static var latencyDrawAhead: UInt64 { 8 }
-
-    /// Appends the latencies of runs `n ..< n + latencyDrawAhead` to `runs`
-    /// (the memo's runs of one slot, which hold runs `0 ..< n`).
-    @inline(never)
-    static func drawAhead(_ runs: inout [Int64], median: SimDuration, sigma: Double, prefix: UInt64, from n: UInt64) {
-        var m = n
-        let end = n &+ latencyDrawAhead   // run numbers are task counts: no overflow
-        while m < end {
-            runs.append(drawServerLatency(median: median, sigma: sigma, prefix: prefix, run: m).microseconds)
-            m &+= 1
-        }
-    }
-
-    /// `serverLatency` drawn (no memo), from the slot's draw prefix
-    /// (`taskDrawPrefixes[2·slot + 1]`).
-    ///
-    /// Static, taking only what it reads: as a method on the simulator it
-    /// could make Swift copy the whole simulator (about 2 kB) before the
-    /// call (Docs/Performance.md).
-    /// The two fields it reads are passed, not the work model (which the
-    /// call copied to the stack).
-    static func drawServerLatency(median: SimDuration, sigma: Double, prefix: UInt64, run n: UInt64) -> SimDuration {
-        // `random.uniform(RandomPurpose.serverLatency.rawValue, UInt64(slot), n)`.
-        let u = DeviceRandom.uniform(prefix: prefix, n)
-        let z = standardNormalQuantile(u)
-        let micros = min(Double(median.microseconds) * Foundation.exp(sigma * z), 8.64e10)
-        return SimDuration(microseconds: Int64(micros + 0.5))   // ≥ 0: rounds half up without libm
+        if !worker.isRunning { consultPolicy() }
     }
 
     /// The handler resubmits its refresh request, unless it forgets (rule 6).
@@ -253,12 +194,12 @@ extension DeviceSimulator {
     mutating func resubmit(_ request: TaskRequest, run n: UInt64) {
         let a = Int(request.app)
         // Through the buffer: `a` is a request's app (see `start`).
-        let (p, delay, network) = models.withUnsafeBufferPointer {
+        let (p, delay, network) = apps.models.withUnsafeBufferPointer {
             ($0[a].forgetProbability, $0[a].refreshEarliestBeginDelay, $0[a].refresh.usesNetwork)
         }
         let forgets = p > 0 && random.uniform(RandomPurpose.forgetsToResubmit.rawValue, UInt64(request.app), n) < p
         if forgets {
-            metrics.chainBreaks += 1
+            metrics.user.chainBreaks += 1
             if Sink.isEnabled {
                 var e = DeviceEvent(kind: .chainBreak, time: now, device: state)
                 e.app = request.app
@@ -268,30 +209,4 @@ extension DeviceSimulator {
         }
         submit(app: request.app, identifier: refreshIdentifier, earliestBegin: now + delay, power: false, network: network)
     }
-}
-
-/// The standard normal quantile Φ⁻¹(p) for p in [0, 1) (0 is moved to
-/// 2⁻⁵⁴). Acklam's rational approximation (relative error < 1.2e-9): no
-/// libm call in the central 95 % (one `log` and `sqrt` in the tails), which
-/// keeps a latency draw per task cheap (Box–Muller needs a log, a cos and a
-/// sqrt per draw).
-@inline(__always)
-func standardNormalQuantile(_ p0: Double) -> Double {
-    let p = p0 > 0 ? p0 : 0x1.0p-54
-    let pLow = 0.02425
-    if p < pLow || p > 1 - pLow {
-        let q = (-2 * Foundation.log(p < pLow ? p : 1 - p)).squareRoot()
-        var x = (((((-7.784894002430293e-03 * q - 3.223964580411365e-01) * q - 2.400758277161838e+00) * q
-            - 2.549732539343734e+00) * q + 4.374664141464968e+00) * q + 2.938163982698783e+00)
-        x /= ((((7.784695709041462e-03 * q + 3.224671290700398e-01) * q + 2.445134137142996e+00) * q
-            + 3.754408661907416e+00) * q + 1)
-        return p < pLow ? x : -x
-    }
-    let q = p - 0.5
-    let r = q * q
-    let num = (((((-3.969683028665376e+01 * r + 2.209460984245205e+02) * r - 2.759285104469687e+02) * r
-        + 1.383577518672690e+02) * r - 3.066479806614716e+01) * r + 2.506628277459239e+00) * q
-    let den = ((((-5.447609879822406e+01 * r + 1.615858368580409e+02) * r - 1.556989798598866e+02) * r
-        + 6.680131188771972e+01) * r - 1.328068155288572e+01) * r + 1
-    return num / den
 }

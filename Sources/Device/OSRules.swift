@@ -51,9 +51,11 @@ public enum Refusal: UInt8, Sendable, Hashable, CaseIterable {
 /// - rule 2 (submission limits): `BackgroundTaskScheduler.submit`, with
 ///   ``maxPendingRefreshPerApp`` and ``maxPendingProcessingPerApp``;
 /// - rule 3 (budgets, expiry at session start or unplug) and rule 5:
-///   `DeviceSimulator+Tasks.swift` / `+Sessions.swift`, with ``refreshBudget``
-///   and ``processingBudget``;
+///   `TaskWorker.budget(for:)` with ``refreshBudget`` and
+///   ``processingBudget``, applied in `DeviceSimulator+Tasks.swift` /
+///   `+Sessions.swift` / `+State.swift`;
 /// - Low Power Mode offers and switch-off, and the battery decision points:
+///   `PowerSupply.setLevel` / `takeCrossings`, `BatteryAlarm` and
 ///   `DeviceSimulator+State.swift`, from ``lowBatteryPercent``,
 ///   ``secondLowPowerOfferPercent`` and ``lowPowerModeOffPercent``.
 ///

@@ -173,14 +173,14 @@ final class LowBatteryBoundaryTests: XCTestCase {
             var sim = DeviceSimulator(trace: flatTrace(days: 1, battery: 25), configuration: DeviceConfiguration(),
                                       policy: RunEverythingAllowed(), randomKey: 1, sink: NoEventLog())
             sim.setBatteryLevel(level)
-            let fired = sim.pendingCrossings & BatteryCrossing.downLow != 0
+            let fired = sim.power.pendingCrossings & BatteryCrossing.downLow != 0
             let refused = rules.refusal(for: refresh, at: .zero, state: sim.state) == .lowBattery
             XCTAssertEqual(fired, refused, "at \(level) %: batteryLow \(fired), refresh refused \(refused)")
-            XCTAssertEqual(sim.pendingCrossings & BatteryCrossing.downSecond != 0, level < 10, "second offer at \(level) %")
+            XCTAssertEqual(sim.power.pendingCrossings & BatteryCrossing.downSecond != 0, level < 10, "second offer at \(level) %")
             // Going back up: reaching exactly 20 % is battery OK again.
-            sim.pendingCrossings = 0
+            sim.power.pendingCrossings = 0
             sim.setBatteryLevel(20)
-            XCTAssertEqual(sim.pendingCrossings & BatteryCrossing.upLow != 0, level < 20, "batteryOK from \(level) %")
+            XCTAssertEqual(sim.power.pendingCrossings & BatteryCrossing.upLow != 0, level < 20, "batteryOK from \(level) %")
         }
         // Draining from exactly 20 %, the next battery event is the crossing of 20 %, not 10 %.
         XCTAssertEqual(rules.alarmTarget(level: 20, watts: -1, lowPower: false), 20)

@@ -172,7 +172,7 @@ final class SilentPushSimulationTests: XCTestCase {
              forceQuit: ((Int32) -> Bool)? = nil) -> (UserMetrics, [DeviceEvent]) {
         var sim = DeviceSimulator(trace: trace, configuration: c, policy: PullNothing(), randomKey: 1,
                                   sink: EventRecorder())
-        sim.push?.forceQuitOverride = forceQuit
+        sim.mechanisms.push?.forceQuitOverride = forceQuit
         let m = sim.run()
         return (m, sim.sink.events.filter { $0.kind == .silentPush })
     }
@@ -266,7 +266,7 @@ final class SilentPushSimulationTests: XCTestCase {
         let trace = flatTrace(days: 1, updates: updates)
         var sim = DeviceSimulator(trace: trace, configuration: DeviceConfiguration(), policy: PullNothing(),
                                   randomKey: 1, sink: NoEventLog())
-        XCTAssertNil(sim.push)
+        XCTAssertNil(sim.mechanisms.push)
         XCTAssertEqual(sim.run().silentPush, SilentPushMetrics())
     }
 }

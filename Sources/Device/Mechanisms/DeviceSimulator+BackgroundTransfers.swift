@@ -7,19 +7,19 @@ extension DeviceSimulator {
     /// At the end of session `session` of `app` (from `endSession`, after
     /// its extra time if any): the app may hand a transfer.
     mutating func appMayHandTransfer(app: Int32, session: Int) {
-        guard transfers != nil, let model = models[Int(app)].backgroundTransfer, model.probability > 0 else { return }
+        guard mechanisms.transfers != nil, let model = apps.models[Int(app)].backgroundTransfer, model.probability > 0 else { return }
         let a = Int(app)
-        guard DeviceRandom.uniform(prefix: transferPrefixes[a], UInt64(session)) < model.probability else { return }
-        if transfers!.transfers[a] != nil {
-            metrics.urlSession.alreadyPending &+= 1
+        guard DeviceRandom.uniform(prefix: mechanisms.transferPrefixes[a], UInt64(session)) < model.probability else { return }
+        if mechanisms.transfers!.transfers[a] != nil {
+            metrics.user.urlSession.alreadyPending &+= 1
             return
         }
-        metrics.urlSession.handed &+= 1
-        transfers!.transfers[a] = .init(handedAt: now, phase: .waiting, joules: 0, lastStart: nil,
+        metrics.user.urlSession.handed &+= 1
+        mechanisms.transfers!.transfers[a] = .init(handedAt: now, phase: .waiting, joules: 0, lastStart: nil,
                                         followUps: model.followUps)
         logTransfer(app: app, detail: "handed")
         examineTransfers()
-        mechanismsChanged()
+        mechanisms.changed()
     }
 
     /// Whether the system would run `model`'s transfer now, and until when
@@ -30,10 +30,10 @@ extension DeviceSimulator {
         var until = nextOffline(after: now)
         if model.discretionary {
             guard state.network == .wifi, state.isCharging else { return nil }
-            var i = networkIndex + 1
-            while i < networkSegments.count && networkSegments[i].network == .wifi { i += 1 }
-            if i < networkSegments.count { until = min(until, networkSegments[i].start) }
-            if chargingIndex < trace.charging.count { until = min(until, trace.charging[chargingIndex].end) }
+            var i = networks.index + 1
+            while i < networks.segments.count && networks.segments[i].network == .wifi { i += 1 }
+            if i < networks.segments.count { until = min(until, networks.segments[i].start) }
+            if power.chargingIndex < power.charging.count { until = min(until, power.charging[power.chargingIndex].end) }
         }
         return until
     }
@@ -42,64 +42,64 @@ extension DeviceSimulator {
     /// and no task's transfer is in flight (the radio model charges one
     /// transfer at a time; as for silent push).
     mutating func examineTransfers() {
-        guard transfers != nil else { return }
-        for a in 0..<transfers!.transfers.count {
-            guard let x = transfers!.transfers[a], case .waiting = x.phase else { continue }
-            if now >= x.handedAt + transfers!.rules.resourceTimeout {
-                transfers!.transfers[a] = nil
-                metrics.urlSession.timedOut &+= 1
+        guard mechanisms.transfers != nil else { return }
+        for a in 0..<mechanisms.transfers!.transfers.count {
+            guard let x = mechanisms.transfers!.transfers[a], case .waiting = x.phase else { continue }
+            if now >= x.handedAt + mechanisms.transfers!.rules.resourceTimeout {
+                mechanisms.transfers!.transfers[a] = nil
+                metrics.user.urlSession.timedOut &+= 1
                 logTransfer(app: Int32(a), detail: "timed_out", handedAt: x.handedAt, outcome: .failed)
                 continue
             }
-            guard let model = models[a].backgroundTransfer, let until = transferCondition(model) else { continue }
-            if isRunning && runningTask.dataEnd > now { continue }
+            guard let model = apps.models[a].backgroundTransfer, let until = transferCondition(model) else { continue }
+            if worker.isRunning && worker.running.dataEnd > now { continue }
             startTransfer(app: a, model: model, until: until)
         }
     }
 
     mutating func startTransfer(app a: Int, model: BackgroundTransferModel, until: SimTime) {
-        metrics.urlSession.runs &+= 1
+        metrics.user.urlSession.runs &+= 1
         let shape = RadioModel.shape(bytesUp: model.bytesUp, bytesDown: model.bytesDown,
                                      on: config.energy.radio(state.network))
-        let t = radio.backgroundTransfer(at: now, shape: shape, latency: models[a].refresh.serverLatency)
+        let t = networks.radio.backgroundTransfer(at: now, shape: shape, latency: apps.models[a].refresh.serverLatency)
         syncRadioTail()
         var joules = t.ledger.promotion + t.ledger.active
-        metrics.energy.promotion += t.ledger.promotion
-        metrics.energy.active += t.ledger.active
+        metrics.user.energy.promotion += t.ledger.promotion
+        metrics.user.energy.active += t.ledger.active
         if until < t.end {
             // It will be paused before its bytes are in: the active energy
             // it will not spend is refunded now (its transfer is the radio's last).
-            let refund = radio.cutLastTransfer(at: max(now, until))
-            metrics.energy.active += refund.active
+            let refund = networks.radio.cutLastTransfer(at: max(now, until))
+            metrics.user.energy.active += refund.active
             joules += refund.active
         }
-        metrics.urlSession.energyJoules += joules
-        transfers!.transfers[a]!.joules += joules
-        transfers!.transfers[a]!.lastStart = now
-        transfers!.transfers[a]!.phase = .running(start: now, dataEnd: t.end, pauseAt: until)
+        metrics.user.urlSession.energyJoules += joules
+        mechanisms.transfers!.transfers[a]!.joules += joules
+        mechanisms.transfers!.transfers[a]!.lastStart = now
+        mechanisms.transfers!.transfers[a]!.phase = .running(start: now, dataEnd: t.end, pauseAt: until)
         logTransfer(app: Int32(a), detail: "started")
     }
 
     /// The transfer event due now.
     mutating func backgroundTransferEvent() {
-        for a in 0..<transfers!.transfers.count {
-            guard let x = transfers!.transfers[a] else { continue }
+        for a in 0..<mechanisms.transfers!.transfers.count {
+            guard let x = mechanisms.transfers!.transfers[a] else { continue }
             switch x.phase {
             case .waiting:
                 break   // timeouts: `examineTransfers`, after this step
             case let .running(_, dataEnd, pauseAt):
                 if pauseAt < dataEnd && pauseAt <= now {
-                    metrics.urlSession.paused &+= 1
-                    transfers!.transfers[a]!.phase = .waiting
+                    metrics.user.urlSession.paused &+= 1
+                    mechanisms.transfers!.transfers[a]!.phase = .waiting
                     logTransfer(app: Int32(a), detail: "paused")
                 } else if dataEnd <= now {
-                    metrics.urlSession.completed &+= 1
+                    metrics.user.urlSession.completed &+= 1
                     let served = x.lastStart ?? now
                     if state.foregroundApp == Int32(a) {
                         deliverTransferInForeground(app: a, servedAt: served)
                     } else {
-                        let at = transfers!.relaunchAt(app: a, done: now)
-                        transfers!.transfers[a]!.phase = .done(at: now, relaunchAt: at, servedAt: served)
+                        let at = mechanisms.transfers!.relaunchAt(app: a, done: now)
+                        mechanisms.transfers!.transfers[a]!.phase = .done(at: now, relaunchAt: at, servedAt: served)
                         logTransfer(app: Int32(a), detail: "completed")
                     }
                 }
@@ -113,28 +113,28 @@ extension DeviceSimulator {
     /// The app is relaunched in the background to handle the completion:
     /// a wake and its handler's CPU; the rate limit moves on.
     mutating func relaunchForTransfer(app a: Int, doneAt: SimTime, servedAt: SimTime) {
-        let x = transfers!.transfers[a]!
-        transfers!.transfers[a] = nil
-        transfers!.relaunched(app: a, at: now)
-        metrics.urlSession.relaunches &+= 1
-        metrics.urlSession.relaunchWaitSumSeconds += (now - doneAt).seconds
+        let x = mechanisms.transfers!.transfers[a]!
+        mechanisms.transfers!.transfers[a] = nil
+        mechanisms.transfers!.relaunched(app: a, at: now)
+        metrics.user.urlSession.relaunches &+= 1
+        metrics.user.urlSession.relaunchWaitSumSeconds += (now - doneAt).seconds
         var ledger = EnergyLedger()
         ledger.wake = config.energy.wakeJoules
-        ledger.cpu = transfers!.rules.relaunchCPUSeconds * config.energy.cpuWatts
-        metrics.energy.wake += ledger.wake
-        metrics.energy.cpu += ledger.cpu
-        metrics.urlSession.energyJoules += ledger.wake + ledger.cpu
-        let got = models[a].backgroundTransfer?.fetchesContent == true ? fetchContent(app: a, at: servedAt) : false
+        ledger.cpu = mechanisms.transfers!.rules.relaunchCPUSeconds * config.energy.cpuWatts
+        metrics.user.energy.wake += ledger.wake
+        metrics.user.energy.cpu += ledger.cpu
+        metrics.user.urlSession.energyJoules += ledger.wake + ledger.cpu
+        let got = apps.models[a].backgroundTransfer?.fetchesContent == true ? apps.fetchContent(app: a, at: servedAt) : false
         if got {
-            metrics.urlSession.newData &+= 1
-            appState[a].unconsumedRefresh = true
+            metrics.user.urlSession.newData &+= 1
+            apps.state[a].unconsumedRefresh = true
         }
         logTransfer(app: Int32(a), detail: "relaunch", handedAt: x.handedAt, outcome: .success, newData: got,
                     energy: ledger)
         if x.followUps > 0 {
             // The relaunched app hands its next transfer.
-            metrics.urlSession.handed &+= 1
-            transfers!.transfers[a] = .init(handedAt: now, phase: .waiting, joules: 0, lastStart: nil,
+            metrics.user.urlSession.handed &+= 1
+            mechanisms.transfers!.transfers[a] = .init(handedAt: now, phase: .waiting, joules: 0, lastStart: nil,
                                             followUps: x.followUps - 1)
             logTransfer(app: Int32(a), detail: "handed")
             examineTransfers()
@@ -142,11 +142,11 @@ extension DeviceSimulator {
     }
 
     mutating func deliverTransferInForeground(app a: Int, servedAt: SimTime) {
-        let x = transfers!.transfers[a]!
-        transfers!.transfers[a] = nil
-        metrics.urlSession.deliveredForeground &+= 1
-        let got = models[a].backgroundTransfer?.fetchesContent == true ? fetchContent(app: a, at: servedAt) : false
-        if got { metrics.urlSession.newData &+= 1 }
+        let x = mechanisms.transfers!.transfers[a]!
+        mechanisms.transfers!.transfers[a] = nil
+        metrics.user.urlSession.deliveredForeground &+= 1
+        let got = apps.models[a].backgroundTransfer?.fetchesContent == true ? apps.fetchContent(app: a, at: servedAt) : false
+        if got { metrics.user.urlSession.newData &+= 1 }
         logTransfer(app: Int32(a), detail: "foreground", handedAt: x.handedAt, outcome: .success, newData: got)
     }
 
@@ -155,19 +155,19 @@ extension DeviceSimulator {
     /// handled in the foreground now.
     mutating func transfersSeeForegroundLaunch(app: Int32) {
         let a = Int(app)
-        transfers!.launchedInForeground(app: a)
-        if let x = transfers!.transfers[a], case let .done(_, _, servedAt) = x.phase {
+        mechanisms.transfers!.launchedInForeground(app: a)
+        if let x = mechanisms.transfers!.transfers[a], case let .done(_, _, servedAt) = x.phase {
             deliverTransferInForeground(app: a, servedAt: servedAt)
         }
-        mechanismsChanged()
+        mechanisms.changed()
     }
 
     mutating func logTransfer(app: Int32, detail: String, handedAt: SimTime? = nil, outcome: TaskOutcome? = nil,
                               newData: Bool? = nil, energy: EnergyLedger = EnergyLedger()) {
         guard Sink.isEnabled else { return }
         var e = DeviceEvent(kind: .urlSession, time: now, device: state)
-        e.app = app; e.requestedAt = handedAt ?? transfers!.transfers[Int(app)]?.handedAt
-        if case let .running(start, dataEnd, pauseAt)? = transfers!.transfers[Int(app)]?.phase {
+        e.app = app; e.requestedAt = handedAt ?? mechanisms.transfers!.transfers[Int(app)]?.handedAt
+        if case let .running(start, dataEnd, pauseAt)? = mechanisms.transfers!.transfers[Int(app)]?.phase {
             e.start = start; e.end = min(dataEnd, pauseAt)
         }
         e.outcome = outcome; e.newData = newData; e.energy = energy; e.detail = detail

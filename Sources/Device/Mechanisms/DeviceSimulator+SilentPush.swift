@@ -71,23 +71,23 @@ extension DeviceSimulator {
     /// app the user force-quit in the background).
     func appIsForceQuit(_ app: Int32) -> Bool {
         // Force-quit arrives with issue 17's user model
-        push?.forceQuitOverride?(app) ?? false
+        mechanisms.push?.forceQuitOverride?(app) ?? false
     }
 
     /// Handles the silent-push event due now (`push.nextTime == now`).
     mutating func silentPushEvent() {
-        guard push != nil else { return }
-        if push!.nextRunEnd <= now {
-            for a in 0..<push!.runs.count {
-                if let r = push!.runs[a], r.run.end <= now { finishPushRun(app: a) }
+        guard mechanisms.push != nil else { return }
+        if mechanisms.push!.nextRunEnd <= now {
+            for a in 0..<mechanisms.push!.runs.count {
+                if let r = mechanisms.push!.runs[a], r.run.end <= now { finishPushRun(app: a) }
             }
-            push!.recomputeRunEnd()
-        } else if push!.channel.nextRelease <= now {
+            mechanisms.push!.recomputeRunEnd()
+        } else if mechanisms.push!.channel.nextRelease <= now {
             reexaminePushes(onlyWaiting: false)
-        } else if push!.channel.nextArrival <= now {
-            let arrival = push!.channel.takeArrival()
-            metrics.silentPush.sent &+= 1
-            let outcome = push!.channel.offer(arrival, at: now, gate: pushGate(app: arrival.app),
+        } else if mechanisms.push!.channel.nextArrival <= now {
+            let arrival = mechanisms.push!.channel.takeArrival()
+            metrics.user.silentPush.sent &+= 1
+            let outcome = mechanisms.push!.channel.offer(arrival, at: now, gate: pushGate(app: arrival.app),
                                               drop: pushDrop(app: arrival.app))
             handle(outcome, app: arrival.app, sentAt: arrival.time)
         }
@@ -96,15 +96,15 @@ extension DeviceSimulator {
     /// After every loop step: held pushes whose gate was closed are
     /// re-examined (the step may have opened it: charger, network, level).
     mutating func silentPushAfterStep() {
-        guard push != nil, push!.channel.waitingForGate > 0 else { return }
+        guard mechanisms.push != nil, mechanisms.push!.channel.waitingForGate > 0 else { return }
         reexaminePushes(onlyWaiting: true)
     }
 
     mutating func reexaminePushes(onlyWaiting: Bool) {
-        for a in 0..<push!.runs.count where push!.channel.isDue(a, at: now) {
-            if onlyWaiting && push!.channel.held[a]?.releaseAt != .farFuture { continue }
-            let h = push!.channel.held[a]!
-            if let outcome = push!.channel.examine(a, at: now, gate: pushGate(app: Int32(a)), drop: pushDrop(app: Int32(a))) {
+        for a in 0..<mechanisms.push!.runs.count where mechanisms.push!.channel.isDue(a, at: now) {
+            if onlyWaiting && mechanisms.push!.channel.held[a]?.releaseAt != .farFuture { continue }
+            let h = mechanisms.push!.channel.held[a]!
+            if let outcome = mechanisms.push!.channel.examine(a, at: now, gate: pushGate(app: Int32(a)), drop: pushDrop(app: Int32(a))) {
                 handle(outcome, app: Int32(a), sentAt: h.firstSentAt)
             }
         }
@@ -113,7 +113,7 @@ extension DeviceSimulator {
     /// Why a push of `app` is dropped now, if it is.
     func pushDrop(app: Int32) -> SilentPushChannel.DropReason? {
         if appIsForceQuit(app) { return .forceQuit }
-        if !push!.backgroundAppRefreshOn[Int(app)] { return .backgroundAppRefreshOff }
+        if !mechanisms.push!.backgroundAppRefreshOn[Int(app)] { return .backgroundAppRefreshOff }
         return nil
     }
 
@@ -126,23 +126,23 @@ extension DeviceSimulator {
         if rules.eligibility.contentRefreshBlocked(state) != nil { return .closed }
         if !state.network.isOnline { return .closed }
         var from = SimTime.zero
-        if let r = push!.runs[Int(app)] { from = r.run.end }
-        if isRunning && runningTask.dataEnd > now { from = max(from, runningTask.dataEnd) }
+        if let r = mechanisms.push!.runs[Int(app)] { from = r.run.end }
+        if worker.isRunning && worker.running.dataEnd > now { from = max(from, worker.running.dataEnd) }
         return from > now ? .openFrom(from) : .open
     }
 
     mutating func handle(_ outcome: SilentPushChannel.Outcome, app: Int32, sentAt: SimTime) {
         switch outcome {
         case .delivered(let d):
-            metrics.silentPush.delaySumSeconds += (now - d.firstSentAt).seconds
+            metrics.user.silentPush.delaySumSeconds += (now - d.firstSentAt).seconds
             if state.foregroundApp == app { deliverInForeground(d) } else { startPushRun(d) }
         case .held:
             logPush(app: app, sentAt: sentAt, detail: "held")
         case .coalesced:
-            metrics.silentPush.coalesced &+= 1
+            metrics.user.silentPush.coalesced &+= 1
             logPush(app: app, sentAt: sentAt, detail: "coalesced")
         case .dropped(let reason, let pushes):
-            metrics.silentPush.dropped &+= pushes
+            metrics.user.silentPush.dropped &+= pushes
             logPush(app: app, sentAt: sentAt, detail: "dropped_" + reason.rawValue)
         }
     }
@@ -150,9 +150,9 @@ extension DeviceSimulator {
     /// The app in the foreground gets the push and fetches right away, on
     /// the foreground's radio: no background energy.
     mutating func deliverInForeground(_ d: SilentPushChannel.Delivery) {
-        metrics.silentPush.deliveredForeground &+= 1
+        metrics.user.silentPush.deliveredForeground &+= 1
         var got: Bool? = nil
-        if state.network.isOnline { got = fetchContent(app: Int(d.app), at: now) }
+        if state.network.isOnline { got = apps.fetchContent(app: Int(d.app), at: now) }
         if Sink.isEnabled {
             var e = DeviceEvent(kind: .silentPush, time: now, device: state)
             e.app = d.app; e.requestedAt = d.firstSentAt; e.start = now; e.end = now; e.newData = got
@@ -165,35 +165,35 @@ extension DeviceSimulator {
     /// refresh work, planned whole now (`PlannedBackgroundRun`).
     mutating func startPushRun(_ d: SilentPushChannel.Delivery) {
         let a = Int(d.app)
-        let n = push!.started[a]
-        push!.started[a] = n &+ 1
-        metrics.silentPush.deliveredBackground &+= 1
-        let run = startPlannedRun(app: d.app, work: models[a].refresh, wakes: true,
+        let n = mechanisms.push!.started[a]
+        mechanisms.push!.started[a] = n &+ 1
+        metrics.user.silentPush.deliveredBackground &+= 1
+        let run = startPlannedRun(app: d.app, work: apps.models[a].refresh, wakes: true,
                                   budget: config.silentPush.handlerBudget,
-                                  failurePrefix: push!.failurePrefixes[a], latencyPrefix: push!.latencyPrefixes[a], run: n)
-        metrics.silentPush.energyJoules += run.ledger.wake + run.ledger.promotion + run.ledger.active
-        push!.runs[a] = .init(run: run, firstSentAt: d.firstSentAt, pushes: d.pushes)
-        push!.recomputeRunEnd()
+                                  failurePrefix: mechanisms.push!.failurePrefixes[a], latencyPrefix: mechanisms.push!.latencyPrefixes[a], run: n)
+        metrics.user.silentPush.energyJoules += run.ledger.wake + run.ledger.promotion + run.ledger.active
+        mechanisms.push!.runs[a] = .init(run: run, firstSentAt: d.firstSentAt, pushes: d.pushes)
+        mechanisms.push!.recomputeRunEnd()
     }
 
     /// A run reaches its end: CPU charged, content fetched on success.
     mutating func finishPushRun(app a: Int) {
-        guard let r = push!.runs[a] else { return }
-        push!.runs[a] = nil
+        guard let r = mechanisms.push!.runs[a] else { return }
+        mechanisms.push!.runs[a] = nil
         let run = settleCPU(of: r.run)
-        metrics.silentPush.energyJoules += run.ledger.cpu
+        metrics.user.silentPush.energyJoules += run.ledger.cpu
         var got: Bool? = nil
         switch run.outcome {
         case .success:
-            metrics.silentPush.succeeded &+= 1
-            let fetched = fetchContent(app: a, at: run.dataEnd)
+            metrics.user.silentPush.succeeded &+= 1
+            let fetched = apps.fetchContent(app: a, at: run.dataEnd)
             got = fetched
             if fetched {
-                metrics.silentPush.newData &+= 1
-                appState[a].unconsumedRefresh = true
+                metrics.user.silentPush.newData &+= 1
+                apps.state[a].unconsumedRefresh = true
             }
-        case .failed: metrics.silentPush.failed &+= 1
-        case .expired: metrics.silentPush.expired &+= 1
+        case .failed: metrics.user.silentPush.failed &+= 1
+        case .expired: metrics.user.silentPush.expired &+= 1
         }
         if Sink.isEnabled {
             var e = DeviceEvent(kind: .silentPush, time: now, device: state)
@@ -207,13 +207,13 @@ extension DeviceSimulator {
     /// At the horizon: a run still going is censored (its CPU up to the
     /// horizon counts, no outcome); held pushes are counted.
     mutating func finishSilentPush() {
-        guard push != nil else { return }
-        for a in 0..<push!.runs.count {
-            guard let run = push!.runs[a]?.run else { continue }
-            metrics.silentPush.energyJoules += censorCPU(of: run)
-            push!.runs[a] = nil
+        guard mechanisms.push != nil else { return }
+        for a in 0..<mechanisms.push!.runs.count {
+            guard let run = mechanisms.push!.runs[a]?.run else { continue }
+            metrics.user.silentPush.energyJoules += censorCPU(of: run)
+            mechanisms.push!.runs[a] = nil
         }
-        for case let h? in push!.channel.held { metrics.silentPush.heldAtEnd &+= h.pushes }
+        for case let h? in mechanisms.push!.channel.held { metrics.user.silentPush.heldAtEnd &+= h.pushes }
     }
 
     mutating func logPush(app: Int32, sentAt: SimTime, detail: String) {

@@ -1,0 +1,90 @@
+import SimCore
+
+/// The user's metrics as the run goes: the counters and energy of
+/// ``UserMetrics`` (`user`) and the sums the per-launch and per-task means
+/// are made of, turned into the runs.csv columns at the end (`finish`).
+///
+/// Decides: nothing the device does; it only measures. Raises: no events.
+/// The handlers add to `user` directly (a counter per outcome, the energy
+/// ledger); what needs more than one field (a launch, a task's delay) has a
+/// method here.
+struct MetricsAccumulator {
+    var user = UserMetrics()
+    /// Sums over launches: content age and time since the last refresh, s.
+    private(set) var ageSum = 0.0
+    private(set) var sinceRefreshSum = 0.0
+    /// Every launch's content age, s (for the 95th percentile).
+    private(set) var ages: [Double] = []
+    /// Sum of the delays past `earliestBegin`, µs: exact, and no division per task start.
+    private(set) var delayMicros: Int64 = 0
+
+    /// `launches`: room to reserve for the ages; `initialBatteryPercent`:
+    /// the lowest level so far is the level the run starts at (not 100: a
+    /// trace may start lower).
+    init(launches: Int, initialBatteryPercent: Double) {
+        ages.reserveCapacity(launches)
+        user.minBatteryPercent = min(100, max(0, initialBatteryPercent))
+    }
+
+    /// A launch: whether its content was fresh, its age and the time since
+    /// the app last fetched, s. `&+=`: per-launch counts cannot overflow.
+    @inline(__always)
+    mutating func launch(fresh: Bool, ageSeconds age: Double, sinceRefreshSeconds since: Double) {
+        user.launches &+= 1
+        if fresh { user.freshLaunches &+= 1 }
+        ageSum += age
+        ages.append(age)
+        sinceRefreshSum += since
+    }
+
+    /// A task started `delayMicros` after its earliest begin. `&+=`:
+    /// per-task counts and sums of run times cannot overflow.
+    @inline(__always)
+    mutating func taskStarted(delayMicros delay: Int64) {
+        user.tasksRun &+= 1
+        delayMicros &+= delay
+    }
+
+    /// The metrics at the end of a run of `horizon` on a battery of
+    /// `capacityJoules`, with the wakes by hour of day.
+    mutating func finish(horizon: SimTime, capacityJoules: Double, wakesByHour: [Int]) -> UserMetrics {
+        user.wakesByHour = wakesByHour
+        let m = user
+        user.days = horizon.seconds / 86_400
+        let launches = Double(m.launches)
+        if m.launches > 0 {
+            user.freshLaunchRatio = Double(m.freshLaunches) / launches
+            user.meanAgeSeconds = ageSum / launches
+            user.meanTimeSinceRefreshSeconds = sinceRefreshSum / launches
+            // The rank-th smallest age by selection (linear) instead of a
+            // full sort: the same element, so the same value.
+            let rank = Int((0.95 * launches).rounded(.up))
+            user.p95AgeSeconds = Self.select(&ages, max(0, rank - 1))
+        }
+        if m.tasksRun > 0 {
+            user.meanDelayPastEarliestBeginSeconds = SimDuration(microseconds: delayMicros).seconds / Double(m.tasksRun)
+        }
+        if m.freshLaunches > 0 { user.joulesPerFreshLaunch = user.energy.total / Double(m.freshLaunches) }
+        if user.days > 0 {
+            user.batteryPercentPerDayBackground = user.energy.total / capacityJoules * 100 / user.days
+        }
+        return user
+    }
+
+    /// The k-th smallest element of `a` (0-based), as `a.sorted()[k]`;
+    /// reorders `a`. Quickselect (Hoare partition, middle pivot).
+    static func select(_ a: inout [Double], _ k: Int) -> Double {
+        var lo = 0, hi = a.count - 1
+        while lo < hi {
+            let pivot = a[(lo + hi) / 2]
+            var i = lo, j = hi
+            while i <= j {
+                while a[i] < pivot { i += 1 }
+                while a[j] > pivot { j -= 1 }
+                if i <= j { a.swapAt(i, j); i += 1; j -= 1 }
+            }
+            if k <= j { hi = j } else if k >= i { lo = i } else { break }
+        }
+        return a[k]
+    }
+}
