@@ -129,6 +129,15 @@ public struct AppModel: Sendable, Hashable, Codable {
     /// apps commonly retry a failed fetch soon). This is what gives a
     /// backoff policy something to act on.
     public var retryDelayAfterFailure: SimDuration?
+    /// Issue 18: when the app's server sends silent pushes (JSON key
+    /// `silentPush`); default `.none`. Docs/Mechanisms.md.
+    public var silentPush: PushStrategy = .none
+    /// Issue 18: extra time asked at session ends (`beginBackgroundTask`,
+    /// JSON key of the same name); nil (default): never. Docs/Mechanisms.md.
+    public var beginBackgroundTask: FinishingWork? = nil
+    /// Issue 18: a transfer handed to a background URLSession at session
+    /// ends (JSON key `backgroundTransfer`); nil (default): never.
+    public var backgroundTransfer: BackgroundTransferModel? = nil
 
     // Behaviours that the iOS scheduler reacts to (issue 17). Each is off
     // (0) by default, and each draws from its own `RandomPurpose`, so a
@@ -190,7 +199,8 @@ public struct AppModel: Sendable, Hashable, Codable {
              resubmitsAtStart, forgetProbability, reportsHonestly, checkpointsOnExpiration,
              backgroundAppRefreshEnabled, processingInterval, processingRequiresExternalPower,
              processingRequiresNetwork, retryDelayAfterFailure,
-             forceQuitProbability, neverCompletesProbability, cancelsRequestsProbability
+             forceQuitProbability, neverCompletesProbability, cancelsRequestsProbability,
+             silentPush, beginBackgroundTask, backgroundTransfer
     }
 
     public init(from decoder: any Decoder) throws {
@@ -227,6 +237,9 @@ public struct AppModel: Sendable, Hashable, Codable {
         forceQuitProbability = try c.value(.forceQuitProbability, default: d.forceQuitProbability)
         neverCompletesProbability = try c.value(.neverCompletesProbability, default: d.neverCompletesProbability)
         cancelsRequestsProbability = try c.value(.cancelsRequestsProbability, default: d.cancelsRequestsProbability)
+        silentPush = try c.value(.silentPush, default: d.silentPush)
+        beginBackgroundTask = try c.decodeIfPresent(FinishingWork.self, forKey: .beginBackgroundTask)
+        backgroundTransfer = try c.decodeIfPresent(BackgroundTransferModel.self, forKey: .backgroundTransfer)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -252,5 +265,8 @@ public struct AppModel: Sendable, Hashable, Codable {
         try c.encode(forceQuitProbability, forKey: .forceQuitProbability)
         try c.encode(neverCompletesProbability, forKey: .neverCompletesProbability)
         try c.encode(cancelsRequestsProbability, forKey: .cancelsRequestsProbability)
+        if silentPush != .none { try c.encode(silentPush, forKey: .silentPush) }
+        try c.encodeIfPresent(beginBackgroundTask, forKey: .beginBackgroundTask)
+        try c.encodeIfPresent(backgroundTransfer, forKey: .backgroundTransfer)
     }
 }

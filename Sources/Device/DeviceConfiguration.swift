@@ -32,6 +32,13 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
     public var foregroundFetch: Bool
     /// Charger power into the battery, watts, when the trace gives none.
     public var chargingWatts: Double
+    /// Issue 18: how iOS throttles and gates silent pushes (JSON key
+    /// `silentPush`; used only by apps whose `silentPush` strategy pushes).
+    public var silentPush = SilentPushRules()
+    /// Issue 18: the extra time `beginBackgroundTask` gets (JSON key of the same name).
+    public var beginBackgroundTask = BackgroundTaskRules()
+    /// Issue 18: background URLSession's relaunch rate limit and timeout (JSON key `backgroundURLSession`).
+    public var backgroundURLSession = BackgroundTransferRules()
 
     public init(apps: [String: AppModel] = AppDefaults.apps, defaultApp: AppModel = AppModel(),
                 refreshBudget: SimDuration? = nil, processingBudget: SimDuration? = nil,
@@ -57,7 +64,8 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
         case apps, defaultApp, refreshBudget, processingBudget, batteryCapacityWh, energy,
              foregroundFetch, chargingWatts,
              lowBatteryPercent, secondLowPowerOfferPercent, lowPowerModeOffPercent,
-             maxPendingRefreshPerApp, maxPendingProcessingPerApp
+             maxPendingRefreshPerApp, maxPendingProcessingPerApp,
+             silentPush, beginBackgroundTask, backgroundURLSession
     }
 
     public init(from decoder: any Decoder) throws {
@@ -86,6 +94,9 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
         energy = try c.value(.energy, default: d.energy)
         foregroundFetch = try c.value(.foregroundFetch, default: d.foregroundFetch)
         chargingWatts = try c.value(.chargingWatts, default: d.chargingWatts)
+        silentPush = try c.value(.silentPush, default: d.silentPush)
+        beginBackgroundTask = try c.value(.beginBackgroundTask, default: d.beginBackgroundTask)
+        backgroundURLSession = try c.value(.backgroundURLSession, default: d.backgroundURLSession)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -103,5 +114,10 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
         try c.encode(rules.lowPowerModeOffPercent, forKey: .lowPowerModeOffPercent)
         try c.encode(rules.maxPendingRefreshPerApp, forKey: .maxPendingRefreshPerApp)
         try c.encode(rules.maxPendingProcessingPerApp, forKey: .maxPendingProcessingPerApp)
+        if silentPush != SilentPushRules() { try c.encode(silentPush, forKey: .silentPush) }
+        if beginBackgroundTask != BackgroundTaskRules() { try c.encode(beginBackgroundTask, forKey: .beginBackgroundTask) }
+        if backgroundURLSession != BackgroundTransferRules() {
+            try c.encode(backgroundURLSession, forKey: .backgroundURLSession)
+        }
     }
 }

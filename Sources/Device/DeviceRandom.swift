@@ -51,10 +51,21 @@ enum RandomPurpose: UInt64 {
     case jitter = 3
     /// Server latency (one uniform through the normal quantile).
     case serverLatency = 4
+    /// Issue 18: a silent push's handler run fails (keyed by app and delivery number).
+    case silentPushFailure = 5
+    /// Issue 18: a silent push's fetch latency (as `serverLatency`, keyed by app and delivery number).
+    case silentPushLatency = 6
+    /// Issue 18: whether an app asks for extra time at a session end (keyed by app and session index).
+    case backgroundTaskAsks = 7
+    /// Issue 18: an extra-time run fails / its latency (keyed by app and run number).
+    case backgroundTaskFailure = 8
+    case backgroundTaskLatency = 9
+    /// Issue 18: whether an app hands a background URLSession transfer at a session end (app, session index).
+    case transferHanded = 10
     /// The user force-quits the app at a session end (keyed by app and session number).
-    case forceQuit = 5
+    case forceQuit = 11
     /// A run's handler never calls its completion handler (keyed by task slot and run number).
-    case neverCompletes = 6
+    case neverCompletes = 12
     /// The app cancels its requests at a session end (keyed by app and session number).
-    case cancelsRequests = 7
+    case cancelsRequests = 13
 }

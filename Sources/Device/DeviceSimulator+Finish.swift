@@ -4,6 +4,7 @@ import SimCore
 extension DeviceSimulator {
     mutating func finish() {
         if worker.isRunning { censorRunningTask() }
+        finishMechanisms()
         networks.radio.finish()
         syncRadioTail()
         advanceBattery(to: now)

@@ -20,6 +20,7 @@ extension DeviceSimulator {
             syncRadioTail()
         }
         recordLaunch(app: Int(s.app))
+        if mechanisms.transfers != nil { transfersSeeForegroundLaunch(app: s.app) }
         if Sink.isEnabled { logState("screen_on") }
         policyObserve(.stateChanged, .stateChanged(.screenOn))
         policyObserve(.launch, .launch(app: s.app))
@@ -42,6 +43,12 @@ extension DeviceSimulator {
         policyObserve(.sessionEnded, .sessionEnded(app: s.app))
         appEntersBackground(app: s.app)
         appBehaviourAtSessionEnd(app: s.app, session: session)
+        // A force-quit app is terminated: it neither finishes work in extra
+        // time nor hands a new transfer (Docs/Mechanisms.md, "Force-quit").
+        if !appIsForceQuit(s.app) {
+            if mechanisms.extraTime != nil { appMayAskForExtraTime(app: s.app, session: sessions.index - 1) }
+            if mechanisms.transfers != nil { appMayHandTransfer(app: s.app, session: sessions.index - 1) }
+        }
         consultPolicy()
     }
 

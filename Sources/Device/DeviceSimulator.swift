@@ -175,7 +175,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
                             memo: memo)
         metrics = MetricsAccumulator(launches: trace.sessions.count,
                                      initialBatteryPercent: trace.initialBatteryPercent)
-        mechanisms = RegisteredMechanisms(trace: trace, configuration: configuration)
+        mechanisms = RegisteredMechanisms(trace: trace, configuration: configuration, models: models, random: random)
         // One pending request at most per app and interned identifier.
         plans = KeptPlans(capacity: n * internedIdentifiers.count)
         // A boxed policy answers for the type inside the box.
@@ -273,6 +273,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
                     consultPolicy()
                 }
             }
+            if mechanisms.isOn { mechanismsAfterStep() }
             settleBackgroundEnergy()
         }
         finish()

@@ -27,6 +27,15 @@ public struct DeviceEvent: Sendable, Hashable {
         case forceQuit = "force_quit"
         /// The app cancelled a pending request (request id).
         case cancelled
+        /// Issue 18: a silent push held, coalesced, dropped or delivered
+        /// (detail says which; requested_us = the server's send time).
+        case silentPush = "silent-push"
+        /// Issue 18: a `beginBackgroundTask` run at a session end, logged at
+        /// its end (detail: ended, expired or failed).
+        case backgroundTask = "background-task"
+        /// Issue 18: a background URLSession transfer handed, started,
+        /// paused, completed, timed out, or its completion delivered (detail).
+        case urlSession = "url-session"
     }
     public var kind: Kind
     public var time: SimTime
@@ -55,11 +64,11 @@ public struct DeviceEvent: Sendable, Hashable {
     /// Column names, units and meaning of `events.csv`, in order.
     public static let columns: [(name: String, unit: String, description: String)] = [
         ("time_us", "µs", "event time since trace start"),
-        ("event", "", "launch, update, wake, task, tail, state, submitted, refused, rejected, chain_break, force_quit, cancelled"),
+        ("event", "", "launch, update, wake, task, tail, state, submitted, refused, rejected, chain_break, force_quit, cancelled, silent-push, background-task, url-session"),
         ("app", "index", "app number (-1: none)"),
         ("task_kind", "", "refresh, processing or fetch (task rows)"),
         ("request_id", "", "request number, unique per device"),
-        ("requested_us", "µs", "when the request was submitted"),
+        ("requested_us", "µs", "when the request was submitted; silent-push: when the (first) push was sent"),
         ("earliest_begin_us", "µs", "the request's earliestBeginDate"),
         ("start_us", "µs", "task start"),
         ("end_us", "µs", "task end"),

@@ -78,6 +78,15 @@ public struct UserMetrics: Sendable, Hashable {
     public var backgroundBytesWifi: Double = 0
     public var backgroundBytesCellular: Double = 0
 
+    // Issue 18: the other background mechanisms, one block each (columns at
+    // the end of `columns`; all zero while the mechanism is off).
+    /// Silent push (Docs/Mechanisms.md, "Silent push").
+    public var silentPush = SilentPushMetrics()
+    /// `beginBackgroundTask` at session ends (Docs/Mechanisms.md).
+    public var backgroundTask = BackgroundTaskMetrics()
+    /// Background URLSession transfers (Docs/Mechanisms.md).
+    public var urlSession = BackgroundTransferMetrics()
+
     public init() {}
 
     /// One output column: name, unit, description and how to read it.
@@ -127,5 +136,5 @@ public struct UserMetrics: Sendable, Hashable {
         Column(name: "runs_never_completed", unit: "count", description: "runs whose handler never called its completion handler (also in tasks_expired)") { Double($0.runsNeverCompleted) },
         Column(name: "bg_bytes_wifi", unit: "B", description: "bytes up + down of background tasks on Wi-Fi") { $0.backgroundBytesWifi },
         Column(name: "bg_bytes_cellular", unit: "B", description: "bytes up + down of background tasks on cellular") { $0.backgroundBytesCellular },
-    ]
+    ] + SilentPushMetrics.columns + BackgroundTaskMetrics.columns + BackgroundTransferMetrics.columns
 }

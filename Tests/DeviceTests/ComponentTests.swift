@@ -88,7 +88,10 @@ final class ComponentTests: XCTestCase {
     }
 
     func testNoMechanismRegisteredMeansNoEvent() {
-        let m = RegisteredMechanisms(trace: flatTrace(days: 1), configuration: DeviceConfiguration())
-        XCTAssertEqual(m.nextEventTime, .farFuture)
+        let c = DeviceConfiguration()
+        let m = RegisteredMechanisms(trace: flatTrace(days: 1), configuration: c, models: [c.defaultApp],
+                                     random: DeviceRandom(key: 1))
+        XCTAssertEqual(m.nextEventTime, SimTime.farFuture)
+        XCTAssertFalse(m.isOn)
     }
 }

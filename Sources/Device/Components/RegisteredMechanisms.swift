@@ -24,31 +24,74 @@ protocol DeviceMechanism {
 ///
 /// Their place in the loop's tie order is fixed: after the battery event,
 /// before the policy's wake (so a wake the policy asked for sees what a
-/// mechanism did at the same time). None is registered yet: `nextEventTime`
-/// is then a constant the optimiser folds, and the loop costs what it did
-/// without the seam.
+/// mechanism did at the same time).
 ///
-/// To register one (say `SilentPush`, a struct conforming to
-/// ``DeviceMechanism`` in its own file): add `var push: SilentPush` below,
-/// initialise it in `init`, fold `push.nextEventTime` into
-/// `nextEventTime`, and dispatch to its handler in
-/// `DeviceSimulator.handleRegisteredMechanism` in the same order.
+/// Registered (issue 18, Sources/Device/Mechanisms, Docs/Mechanisms.md), in
+/// this order: silent push, `beginBackgroundTask` at session ends,
+/// background URLSession. Each is nil while off (no app uses it): then
+/// `nextEventTime` stays `.farFuture` and `isOn` false, and the loop runs
+/// as without them.
 struct RegisteredMechanisms {
-    init(trace: DeviceTrace, configuration: DeviceConfiguration) {}
+    /// Silent push (`DeviceSimulator+SilentPush.swift`).
+    var push: SilentPushComponent?
+    /// `beginBackgroundTask` at session ends (`DeviceSimulator+BackgroundTask.swift`).
+    var extraTime: BackgroundTaskExtension?
+    /// Background URLSession (`DeviceSimulator+BackgroundTransfers.swift`).
+    var transfers: BackgroundTransfers?
+    /// Per app, `random.prefix(transferHanded, app)`: whether it hands a transfer at a session end.
+    let transferPrefixes: [UInt64]
+    /// Whether any mechanism is registered on this device (the loop's per-step hook).
+    let isOn: Bool
+    /// The earliest next event of the registered mechanisms (`.farFuture`:
+    /// none), kept up to date by ``changed()``.
+    private(set) var nextEventTime = SimTime.farFuture
 
-    /// The earliest next event of the registered mechanisms (`.farFuture`: none).
-    @inline(__always)
-    var nextEventTime: SimTime { .farFuture }
+    init(trace: DeviceTrace, configuration: DeviceConfiguration, models: [AppModel], random: DeviceRandom) {
+        push = SilentPushComponent(trace: trace, models: models, rules: configuration.silentPush, random: random)
+        extraTime = BackgroundTaskExtension(models: models, rules: configuration.beginBackgroundTask, random: random)
+        let hands = models.contains(where: { ($0.backgroundTransfer?.probability ?? 0) > 0 })
+        transfers = hands ? BackgroundTransfers(apps: models.count, rules: configuration.backgroundURLSession) : nil
+        transferPrefixes = hands
+            ? (0..<UInt64(models.count)).map { random.prefix(RandomPurpose.transferHanded.rawValue, $0) } : []
+        isOn = push != nil || extraTime != nil || transfers != nil
+        changed()
+    }
+
+    /// Recomputes ``nextEventTime`` from the mechanisms' own next times:
+    /// called wherever one of them changes.
+    mutating func changed() {
+        nextEventTime = min(push?.nextTime ?? .farFuture, extraTime?.nextEnd ?? .farFuture,
+                            transfers?.nextTime ?? .farFuture)
+    }
 }
 
 extension DeviceSimulator {
     /// Handles the event of the registered mechanism due now (`now` is
     /// `mechanisms.nextEventTime`), the first in registration order if
     /// several are: one event per loop step, like the built-in sources.
-    @inline(__always)
     mutating func handleRegisteredMechanism() {
-        // One branch per registered mechanism, in registration order:
-        // if mechanisms.push.nextEventTime == now { pushArrived(); return }
-        preconditionFailure("a registered mechanism's event is due but none is registered")
+        if let t = mechanisms.push?.nextTime, t <= now {
+            silentPushEvent()
+        } else if let t = mechanisms.extraTime?.nextEnd, t <= now {
+            backgroundTaskEvent()
+        } else if let t = mechanisms.transfers?.nextTime, t <= now {
+            backgroundTransferEvent()
+        }
+        mechanisms.changed()
+    }
+
+    /// After every loop step, when a mechanism is on: held pushes and
+    /// waiting transfers whose condition was not met are re-examined (the
+    /// step may have met it: charger, network, battery level).
+    mutating func mechanismsAfterStep() {
+        silentPushAfterStep()
+        if let t = mechanisms.transfers, t.waitingCount > 0 { examineTransfers() }
+        mechanisms.changed()
+    }
+
+    /// At the horizon, before the metrics are final.
+    mutating func finishMechanisms() {
+        finishSilentPush()
+        finishBackgroundTasks()
     }
 }

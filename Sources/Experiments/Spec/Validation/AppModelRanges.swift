@@ -34,5 +34,6 @@ public enum AppModelRanges {
         try app.checkAll(model, under: path)
         try work.checkAll(model.refresh, under: path + ".refresh")
         try work.checkAll(model.processing, under: path + ".processing")
+        try MechanismRanges.check(app: model, at: path)
     }
 }

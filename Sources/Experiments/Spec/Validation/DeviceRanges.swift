@@ -16,6 +16,7 @@ public enum DeviceRanges {
     public static func check(_ d: DeviceConfiguration, at path: String) throws(SpecError) {
         try device.checkAll(d, under: path)
         try EnergyRanges.check(d.energy, at: path + ".energy")
+        try MechanismRanges.check(device: d, at: path)
         try AppModelRanges.check(d.defaultApp, at: path + ".defaultApp")
         for name in d.apps.keys.sorted() {
             try AppModelRanges.check(d.apps[name]!, at: "\(path).apps.\(name)")

@@ -1,0 +1,110 @@
+import SimCore
+
+/// What an app does with extra time at the end of a session
+/// (`UIApplication.beginBackgroundTask(withName:expirationHandler:)`): with
+/// probability `probability` per session end it asks for extra time to
+/// finish `work` (saving, an upload), and ends the task when the work is
+/// done, or is expired at ``BackgroundTaskRules/budget``. A per-app
+/// parameter (`AppModel.beginBackgroundTask`, JSON key of the same name);
+/// nil (the default): the app never asks. Docs/Mechanisms.md.
+public struct FinishingWork: Sendable, Hashable, Codable {
+    /// Probability that the app asks at a session's end. In [0, 1]; no
+    /// default (required): how often apps do this is the experimenter's
+    /// assumption (no published figure).
+    public var probability: Double
+    /// The work it finishes: CPU, bytes, server latency, failure
+    /// probabilities, as a task's work model. Default: a small upload
+    /// (`FinishingWork.defaultWork`, an assumption).
+    public var work: WorkModel
+
+    /// 1 s of CPU and a 20 kB upload (assumption: "save, upload").
+    public static let defaultWork = WorkModel(cpuSeconds: 1, bytesUp: 20_000, bytesDown: 1_000)
+
+    public init(probability: Double, work: WorkModel = FinishingWork.defaultWork) {
+        self.probability = probability
+        self.work = work
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case probability, work }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.container(keyedBy: AnyCodingKey.self)
+            .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        probability = try c.decode(Double.self, forKey: .probability)
+        work = try c.value(.work, default: Self.defaultWork)
+    }
+}
+
+/// The OS side of `beginBackgroundTask` (JSON key `device.beginBackgroundTask`).
+public struct BackgroundTaskRules: Sendable, Hashable, Codable {
+    /// Extra time granted at a session's end; the task is expired at its
+    /// end. Duration in (0, 10 min]; default 30 s. Source: the project's
+    /// REFERENCES.md ("`beginBackgroundTask`: about 30 s on current iOS");
+    /// Apple's API documentation gives no number (`backgroundTimeRemaining`:
+    /// "The maximum amount of time remaining for the app to run in the
+    /// background"), so the figure is an assumption on Apple's side.
+    public var budget: SimDuration
+
+    public init(budget: SimDuration = .seconds(30 as Int64)) { self.budget = budget }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case budget }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.container(keyedBy: AnyCodingKey.self)
+            .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        budget = try c.duration(.budget, default: BackgroundTaskRules().budget)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeDuration(budget, forKey: .budget)
+    }
+}
+
+/// The extra-time runs of one simulation: at most one per app at a time
+/// (an app whose previous extra time still runs when another session ends
+/// does not ask again: its work is already going on; assumption). Each
+/// run is a `PlannedBackgroundRun` beside the worker: no wake (the app is
+/// still running), its work's transfer on the radio and its CPU.
+struct BackgroundTaskExtension {
+    let budget: SimDuration
+    /// Per app: the probability it asks at a session end (0: never).
+    let askProbability: [Double]
+    var runs: [PlannedBackgroundRun?]
+    var nextEnd = SimTime.farFuture
+    /// Runs started per app (the draws' run number).
+    var started: [UInt64]
+    /// Per app, the draw prefixes: asking (keyed by session index), failure and latency (by run number).
+    let askPrefixes: [UInt64]
+    let failurePrefixes: [UInt64]
+    let latencyPrefixes: [UInt64]
+
+    /// Nil unless some app asks for extra time.
+    init?(models: [AppModel], rules: BackgroundTaskRules, random: DeviceRandom) {
+        let p = models.map { $0.beginBackgroundTask?.probability ?? 0 }
+        guard p.contains(where: { $0 > 0 }) else { return nil }
+        budget = rules.budget
+        askProbability = p
+        runs = Array(repeating: nil, count: models.count)
+        started = Array(repeating: 0, count: models.count)
+        let n = UInt64(models.count)
+        askPrefixes = (0..<n).map { random.prefix(RandomPurpose.backgroundTaskAsks.rawValue, $0) }
+        failurePrefixes = (0..<n).map { random.prefix(RandomPurpose.backgroundTaskFailure.rawValue, $0) }
+        latencyPrefixes = (0..<n).map { random.prefix(RandomPurpose.backgroundTaskLatency.rawValue, $0) }
+    }
+
+    /// Whether `app` asks for extra time at the end of session number
+    /// `session` (the trace's index: the same under every policy).
+    func asks(app: Int, session: Int) -> Bool {
+        let p = askProbability[app]
+        return p > 0 && DeviceRandom.uniform(prefix: askPrefixes[app], UInt64(session)) < p
+    }
+
+    mutating func recomputeNextEnd() {
+        var earliest = SimTime.farFuture
+        for case let r? in runs { earliest = min(earliest, r.end) }
+        nextEnd = earliest
+    }
+}

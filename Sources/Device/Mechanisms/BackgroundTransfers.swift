@@ -1,0 +1,179 @@
+import SimCore
+
+/// A transfer an app hands to a background `URLSession` at the end of a
+/// session (`AppModel.backgroundTransfer`, JSON key of the same name); nil
+/// (the default): the app hands none. Docs/Mechanisms.md ("Background
+/// URLSession").
+public struct BackgroundTransferModel: Sendable, Hashable, Codable {
+    /// Probability that the app hands a transfer at a session's end. In
+    /// [0, 1]; required (assumption: the experimenter's).
+    public var probability: Double
+    /// Bytes received and sent. In [0, 10¹⁰] B; defaults 2 MB down, 0 up
+    /// (assumption: a media or content download).
+    public var bytesDown: Double
+    public var bytesUp: Double
+    /// `URLSessionConfiguration.isDiscretionary`: the system waits for
+    /// Wi-Fi and a charger. Default false.
+    public var discretionary: Bool
+    /// The download is the app's content: when the app handles the
+    /// completion, its copy includes every update published up to the
+    /// transfer's start (the server answered then). Default true.
+    public var fetchesContent: Bool
+    /// Transfers the app hands, one at each background relaunch, after the
+    /// first (a list of files fetched one by one: the pattern the relaunch
+    /// rate limit acts on). Integer in [0, 100]; default 0 (assumption).
+    public var followUps: Int
+
+    public init(probability: Double, bytesDown: Double = 2_000_000, bytesUp: Double = 0,
+                discretionary: Bool = false, fetchesContent: Bool = true, followUps: Int = 0) {
+        self.probability = probability
+        self.bytesDown = bytesDown
+        self.bytesUp = bytesUp
+        self.discretionary = discretionary
+        self.fetchesContent = fetchesContent
+        self.followUps = followUps
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case probability, bytesDown, bytesUp, discretionary, fetchesContent, followUps
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.container(keyedBy: AnyCodingKey.self)
+            .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = BackgroundTransferModel(probability: 0)
+        probability = try c.decode(Double.self, forKey: .probability)
+        bytesDown = try c.value(.bytesDown, default: d.bytesDown)
+        bytesUp = try c.value(.bytesUp, default: d.bytesUp)
+        discretionary = try c.value(.discretionary, default: d.discretionary)
+        fetchesContent = try c.value(.fetchesContent, default: d.fetchesContent)
+        followUps = try c.value(.followUps, default: d.followUps)
+    }
+}
+
+/// The system side of background `URLSession` (JSON key `device.backgroundURLSession`).
+public struct BackgroundTransferRules: Sendable, Hashable, Codable {
+    /// The delay before the first background relaunch of an app for a
+    /// completed transfer; it doubles on every background relaunch and is
+    /// reset by a foreground launch of the app. Duration in [0, 1 day];
+    /// default 60 s. Source: the project's REFERENCES.md ("the per-app
+    /// resume delay starts at 60 s and doubles on every background
+    /// relaunch; it resets when the app comes to the foreground"), from
+    /// Apple's developer-forum guidance; not in Apple's API reference.
+    public var relaunchDelay: SimDuration
+    /// CPU the app spends handling a completion when relaunched
+    /// (`application(_:handleEventsForBackgroundURLSession:completionHandler:)`).
+    /// Seconds in [0, 30]; default 0.5 (assumption).
+    public var relaunchCPUSeconds: Double
+    /// A transfer not completed this long after it was handed fails
+    /// (`timeoutIntervalForResource`). Duration in [1 min, 30 days];
+    /// default 7 days (Apple: the default value of
+    /// `timeoutIntervalForResource` is 7 days).
+    public var resourceTimeout: SimDuration
+
+    public init(relaunchDelay: SimDuration = .seconds(60 as Int64), relaunchCPUSeconds: Double = 0.5,
+                resourceTimeout: SimDuration = .hours(24 * 7)) {
+        self.relaunchDelay = relaunchDelay
+        self.relaunchCPUSeconds = relaunchCPUSeconds
+        self.resourceTimeout = resourceTimeout
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case relaunchDelay, relaunchCPUSeconds, resourceTimeout }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.container(keyedBy: AnyCodingKey.self)
+            .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = BackgroundTransferRules()
+        relaunchDelay = try c.duration(.relaunchDelay, default: d.relaunchDelay)
+        relaunchCPUSeconds = try c.value(.relaunchCPUSeconds, default: d.relaunchCPUSeconds)
+        resourceTimeout = try c.duration(.resourceTimeout, default: d.resourceTimeout)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeDuration(relaunchDelay, forKey: .relaunchDelay)
+        try c.encode(relaunchCPUSeconds, forKey: .relaunchCPUSeconds)
+        try c.encodeDuration(resourceTimeout, forKey: .resourceTimeout)
+    }
+}
+
+/// The transfers handed to the system on one device, at most one per app
+/// (an app that hands another while one is pending is counted and not
+/// queued: assumption), and each app's relaunch rate limit. Pure
+/// bookkeeping: the simulator says when conditions hold and runs the
+/// transfers on its radio.
+///
+/// A transfer's life: handed → waiting (for its condition: online; for a
+/// discretionary one Wi-Fi and a charger) → running (a transfer on the
+/// radio, out of process: no app CPU, no wake) → paused back to waiting if
+/// its condition ends before the bytes are in (it restarts from zero:
+/// assumption, no resume data) → done → delivered: at once to the app in
+/// the foreground, else by a background relaunch, not before the app's
+/// next allowed relaunch time (``relaunchAt(app:done:)``).
+struct BackgroundTransfers {
+    enum Phase: Hashable {
+        case waiting
+        /// On the radio until `dataEnd`, or paused at `pauseAt` if earlier.
+        case running(start: SimTime, dataEnd: SimTime, pauseAt: SimTime)
+        /// Bytes in at `done`, the app not yet told; relaunch at `relaunchAt`.
+        case done(at: SimTime, relaunchAt: SimTime, servedAt: SimTime)
+    }
+
+    struct Transfer: Hashable {
+        var handedAt: SimTime
+        var phase: Phase
+        /// Energy of its runs so far (promotion, active), joules.
+        var joules: Double
+        /// When its last run started (the server answered then: what it fetches).
+        var lastStart: SimTime?
+        /// Follow-up transfers still to hand, one per background relaunch.
+        var followUps: Int
+    }
+
+    let rules: BackgroundTransferRules
+    var transfers: [Transfer?]
+    /// Per app: the current relaunch delay (doubles per background relaunch) and the earliest next relaunch.
+    private(set) var delay: [SimDuration]
+    private(set) var nextAllowed: [SimTime]
+    /// Transfers waiting for their condition (re-examined at every step).
+    var waitingCount: Int { transfers.reduce(0) { if case .waiting? = $1?.phase { $0 + 1 } else { $0 } } }
+
+    init(apps: Int, rules: BackgroundTransferRules) {
+        self.rules = rules
+        transfers = Array(repeating: nil, count: apps)
+        delay = Array(repeating: rules.relaunchDelay, count: apps)
+        nextAllowed = Array(repeating: .zero, count: apps)
+    }
+
+    /// The app's next background relaunch for a transfer done at `done`.
+    func relaunchAt(app: Int, done: SimTime) -> SimTime { max(done, nextAllowed[app]) }
+
+    /// A background relaunch of `app` happened at `t`: the next one not
+    /// before `t` + the current delay, which then doubles.
+    mutating func relaunched(app: Int, at t: SimTime) {
+        nextAllowed[app] = t + delay[app]
+        delay[app] = SimDuration(microseconds: min(delay[app].microseconds * 2, 86_400_000_000 * 365))
+    }
+
+    /// A foreground launch of `app`: the delay starts again from its first value.
+    mutating func launchedInForeground(app: Int) {
+        delay[app] = rules.relaunchDelay
+        nextAllowed[app] = .zero
+    }
+
+    /// The earliest time something is due: a run's data end or pause, a
+    /// relaunch, a timeout (`.farFuture`: none).
+    var nextTime: SimTime {
+        var t = SimTime.farFuture
+        for case let x? in transfers {
+            switch x.phase {
+            case .waiting: t = min(t, x.handedAt + rules.resourceTimeout)
+            case let .running(_, dataEnd, pauseAt): t = min(t, dataEnd, pauseAt)
+            case let .done(_, relaunchAt, _): t = min(t, relaunchAt)
+            }
+        }
+        return t
+    }
+}
