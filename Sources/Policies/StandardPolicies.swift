@@ -77,5 +77,6 @@ extension PolicyRegistry {
                                   cellularJoules: p.number("cellularJoules"), wifiJoules: p.number("wifiJoules"),
                                   rideJoules: p.number("rideJoules"))
         },
+        CostAwarePredictorPolicy.registration,
     ])
 }
