@@ -67,9 +67,11 @@ struct ContentRateEstimator: Sendable {
     }
 
     /// A successful refresh of `app` that started at `start` reported `result`.
+    /// A `.failed` report teaches nothing and fetched nothing.
     mutating func refreshed(app a: Int, start: SimTime, result: FetchResult?) {
         ensure(apps: a + 1)
-        if let result, result != .failed, let last = lastFetch[a], start > last {
+        guard result != .failed else { return }
+        if let result, let last = lastFetch[a], start > last {
             let dt = (start - last).inHours
             if result == .noData {
                 exposure[a] += dt
