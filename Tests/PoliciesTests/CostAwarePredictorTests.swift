@@ -205,4 +205,26 @@ final class CostAwarePredictorTests: XCTestCase {
                                    randomKey: 3)
         XCTAssertLessThan(learnt.energy.total, blind.energy.total)
     }
+
+    func testTheRegistryMapsTheSwitchesAndRejectsValuesOutOfRange() throws {
+        func make(_ json: String) throws -> any SchedulingPolicy {
+            try PolicyRegistry.standard.make(JSONDecoder().decode(PolicyConfiguration.self, from: Data(json.utf8)))
+        }
+        let on = try XCTUnwrap(try make(#"{"name": "cost-aware-predictor"}"#) as? CostAwarePredictorPolicy)
+        XCTAssertEqual(on.launches.recencyWindow, .minutes(30))
+        XCTAssertEqual(on.launches.transitionWindow, .minutes(10))
+        XCTAssertTrue(on.launches.timeOfWeek && on.content.learn)
+        XCTAssertEqual(on.bar.targetJoulesPerDay, 60)
+        let off = try XCTUnwrap(try make(#"{"name": "cost-aware-predictor", "params": {"timeOfWeek": 0, "recency": 0, "previousApp": 0, "learnContent": 0, "targetJoulesPerDay": 200, "rideJoules": 14}}"#)
+                                as? CostAwarePredictorPolicy)
+        XCTAssertNil(off.launches.recencyWindow)
+        XCTAssertNil(off.launches.transitionWindow)
+        XCTAssertFalse(off.launches.timeOfWeek || off.content.learn)
+        XCTAssertEqual(off.bar.targetJoulesPerDay, 200)
+        XCTAssertEqual(off.cost.rideJoules, 14)
+        XCTAssertThrowsError(try make(#"{"name": "cost-aware-predictor", "params": {"recency": 2}}"#)) { e in
+            XCTAssertEqual((e as? PolicyConfigurationError)?.path, "policy.params.recency")
+        }
+        XCTAssertThrowsError(try make(#"{"name": "cost-aware-predictor", "params": {"adaptRate": -1}}"#))
+    }
 }
