@@ -37,8 +37,9 @@ import SimCore
 /// whether a cellular or Wi-Fi connection is available"), and the LTE tail
 /// of Huang et al. (MobiSys 2012) for the costs (REFERENCES.md).
 ///
-/// Parameters (unit, range, default; all defaults are assumptions, chosen
-/// on reduced runs of the default world, not on the suite's users):
+/// Parameters (unit, range, default; every default is an assumption, set
+/// once and not tuned; only the target was explored, on the first 300
+/// users of the default suite, so the suite's figures are not out of sample):
 /// - `targetJoulesPerDay` (J/day, 0–1e9, 60): the daily energy the bar adapts toward.
 /// - `initialGainPerJoule` (fresh launches per J, 1e-5–10, 0.05): the bar on day 0.
 /// - `adaptRate` (exponent, 0–4, 0.5): how fast the bar follows spending (0: fixed bar).
