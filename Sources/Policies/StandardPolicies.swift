@@ -77,5 +77,13 @@ extension PolicyRegistry {
                                   cellularJoules: p.number("cellularJoules"), wifiJoules: p.number("wifiJoules"),
                                   rideJoules: p.number("rideJoules"))
         },
+        CostAwarePredictorPolicy.registration,
+        PolicyDescriptor(
+            name: "oracle-planner", summary: "sees future launches and updates; refreshes before launches that would be stale at the cheapest moment after the last update (radio up or Wi-Fi), else late (sharper foresight reference, not realisable, not a strict bound)",
+            parameters: [
+                PolicyParameter("leadTime", .duration, default: .string("1m"), "the latest a refresh starts before the launch"),
+            ]) { p, _ in
+            OraclePlannerPolicy(leadTime: p.duration("leadTime"))
+        },
     ])
 }

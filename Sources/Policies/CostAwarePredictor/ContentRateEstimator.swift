@@ -1,0 +1,94 @@
+import Device
+import Foundation
+import SimCore
+
+/// The `cost-aware-predictor`'s content model: per app, when its content
+/// was last fetched and how often it changes (updates per hour), learnt
+/// from what its background refreshes report.
+///
+/// A refresh that reports `.noData` after Δ hours since the last fetch saw
+/// Δ hours without an update; one that reports `.newData` saw at least one
+/// update somewhere in those Δ hours (an interval-censored observation of
+/// an exponential waiting time). The estimate is events over exposure,
+///
+///     λ = (newData + priorRate · priorHours) / (exposure + priorHours),
+///
+/// where a `.noData` adds Δ to the exposure and a `.newData` adds the
+/// expected wait before the first update given that one came within Δ at
+/// the current estimate, E[T | T < Δ] = 1/λ − Δ / (e^{λΔ} − 1) (one step of
+/// EM per observation). The prior (`priorRate` over `priorHours`) is what
+/// an app is believed to do before its first report. With `learn` off the
+/// rate stays the prior: the ablation of this ingredient.
+///
+/// The content counts as fetched at a launch while online (the foreground
+/// fetch) and at the start of a successful refresh (conservative: an update
+/// during the task counts as missed, as the metric judges). Counts decay
+/// by `decay` a day, as the launch model's.
+struct ContentRateEstimator: Sendable {
+    var priorRate: Double
+    var priorHours: Double
+    var decay: Double
+    var learn: Bool
+
+    /// Per app: last fetch (nil: never), decayed `.newData` reports and
+    /// decayed exposure in hours.
+    var lastFetch: [SimTime?] = []
+    var events: [Double] = []
+    var exposure: [Double] = []
+
+    init(priorRate: Double, priorHours: Double, decay: Double, learn: Bool) {
+        self.priorRate = priorRate
+        self.priorHours = priorHours
+        self.decay = decay
+        self.learn = learn
+    }
+
+    mutating func ensure(apps n: Int) {
+        guard n > lastFetch.count else { return }
+        let k = n - lastFetch.count
+        lastFetch += Array(repeating: nil, count: k)
+        events += Array(repeating: 0, count: k)
+        exposure += Array(repeating: 0, count: k)
+    }
+
+    mutating func decayOneDay() {
+        for i in events.indices { events[i] *= decay; exposure[i] *= decay }
+    }
+
+    /// The estimated update rate of `app`, updates per hour.
+    func rate(app a: Int) -> Double {
+        guard learn, a < events.count else { return priorRate }
+        return (events[a] + priorRate * priorHours) / (exposure[a] + priorHours)
+    }
+
+    mutating func fetched(app a: Int, at t: SimTime) {
+        ensure(apps: a + 1)
+        lastFetch[a] = t
+    }
+
+    /// A successful refresh of `app` that started at `start` reported `result`.
+    /// A `.failed` report teaches nothing and fetched nothing.
+    mutating func refreshed(app a: Int, start: SimTime, result: FetchResult?) {
+        ensure(apps: a + 1)
+        guard result != .failed else { return }
+        if let result, let last = lastFetch[a], start > last {
+            let dt = (start - last).inHours
+            if result == .noData {
+                exposure[a] += dt
+            } else {
+                let l = rate(app: a), x = l * dt
+                // E[T | T < Δ]; Δ/2 in the limit λΔ → 0.
+                exposure[a] += x < 1e-6 ? dt / 2 : 1 / l - dt / expm1(x)
+                events[a] += 1
+            }
+        }
+        fetched(app: a, at: start)
+    }
+
+    /// P(the content of `app` changed since it was last fetched); 1 if never fetched.
+    func staleProbability(app a: Int, now: SimTime) -> Double {
+        guard a < lastFetch.count, let last = lastFetch[a] else { return 1 }
+        guard now > last else { return 0 }
+        return -expm1(-rate(app: a) * (now - last).inHours)
+    }
+}

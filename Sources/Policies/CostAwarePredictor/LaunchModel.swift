@@ -1,0 +1,176 @@
+import Device
+import Foundation
+import SimCore
+
+/// The `cost-aware-predictor`'s launch model: a launch intensity per app
+/// (launches per hour) learnt from the launches it observes, as the sum of
+///
+/// - a **time-of-week** rate: decayed launch counts per hour of the day,
+///   weekdays and weekend days apart (48 bins, the structure the world's
+///   routines have), shrunk toward the app's flat hourly mean with the
+///   weight of `priorDays` days (so one launch a week ago does not make a
+///   bin likely on its own); with `timeOfWeek` off, the flat mean only;
+/// - a **recency** term: for `recencyWindow` after a launch of the app, the
+///   fraction of its launches that came within that window of its previous
+///   launch, spread over the window (bursts of re-opening); nil window: off;
+/// - a **previous-app** term: for `transitionWindow` after a session of app
+///   `b` ends, the fraction of `b`'s sessions followed within that window by
+///   a launch of `a`, spread over the window (the world's app-to-app
+///   transitions, as FALCON and PREPP use the previous app); nil: off.
+///
+/// Every count decays by `decay` a day, so habits can change.
+struct LaunchModel: Sendable {
+    var decay: Double
+    var priorDays: Double
+    var timeOfWeek: Bool
+    var recencyWindow: SimDuration?
+    var transitionWindow: SimDuration?
+
+    private(set) var apps = 0
+    /// Decayed launches per app and bin: counts[app * 48 + (weekend ? 24 : 0) + hour].
+    var counts: [Double] = []
+    /// Decayed launches per app.
+    var totals: [Double] = []
+    /// Decayed number of weekdays and weekend days observed.
+    var weekdaysSeen = 0.0
+    var weekendDaysSeen = 0.0
+    var currentDay = -1
+    /// Per app: its last launch (nil: none yet) and the decayed count of
+    /// launches that came within `recencyWindow` of the one before.
+    var lastLaunch: [SimTime?] = []
+    var relaunches: [Double] = []
+    /// Per app `b`: decayed sessions ended; follows[b * apps + a]: of those,
+    /// the ones followed by a launch of `a` within `transitionWindow`.
+    var sessionsEnded: [Double] = []
+    var follows: [Double] = []
+    /// The app whose session ended last and when, until a launch follows it.
+    var lastEnded: (app: Int, at: SimTime)?
+
+    static let bins = 48
+
+    init(decay: Double, priorDays: Double, timeOfWeek: Bool, recencyWindow: SimDuration?, transitionWindow: SimDuration?) {
+        self.decay = decay
+        self.priorDays = priorDays
+        self.timeOfWeek = timeOfWeek
+        self.recencyWindow = recencyWindow
+        self.transitionWindow = transitionWindow
+    }
+
+    mutating func ensure(apps n: Int) {
+        guard n > apps else { return }
+        var newFollows = Array(repeating: 0.0, count: n * n)
+        for b in 0..<apps { for a in 0..<apps { newFollows[b * n + a] = follows[b * apps + a] } }
+        follows = newFollows
+        counts += Array(repeating: 0, count: (n - apps) * Self.bins)
+        totals += Array(repeating: 0, count: n - apps)
+        lastLaunch += Array(repeating: nil, count: n - apps)
+        relaunches += Array(repeating: 0, count: n - apps)
+        sessionsEnded += Array(repeating: 0, count: n - apps)
+        apps = n
+    }
+
+    /// Advances to the day of `t`: every count decays once per day passed,
+    /// and the new day counts as observed. Returns the number of days passed.
+    mutating func roll(to t: SimTime) -> Int {
+        guard currentDay < t.day else { return 0 }
+        var passed = 0
+        while currentDay < t.day {
+            currentDay += 1
+            if currentDay > 0 {
+                for i in counts.indices { counts[i] *= decay }
+                for i in totals.indices { totals[i] *= decay; relaunches[i] *= decay; sessionsEnded[i] *= decay }
+                for i in follows.indices { follows[i] *= decay }
+                weekdaysSeen *= decay
+                weekendDaysSeen *= decay
+            }
+            if SimTime(day: currentDay).isWeekend { weekendDaysSeen += 1 } else { weekdaysSeen += 1 }
+            if currentDay > 0 { passed += 1 }
+        }
+        return passed
+    }
+
+    static func bin(_ t: SimTime) -> Int {
+        (t.isWeekend ? 24 : 0) + Int(t.timeOfDay.microseconds / SimDuration.microsecondsPerHour)
+    }
+
+    mutating func launched(app a: Int, at t: SimTime) {
+        ensure(apps: a + 1)
+        counts[a * Self.bins + Self.bin(t)] += 1
+        totals[a] += 1
+        if let w = recencyWindow, let last = lastLaunch[a], t - last < w { relaunches[a] += 1 }
+        lastLaunch[a] = t
+        if let (b, end) = lastEnded, let g = transitionWindow, t - end < g, b < apps {
+            follows[b * apps + a] += 1
+        }
+        lastEnded = nil
+    }
+
+    mutating func sessionEnded(app b: Int, at t: SimTime) {
+        ensure(apps: b + 1)
+        sessionsEnded[b] += 1
+        lastEnded = (b, t)
+    }
+
+    /// The app's flat mean, launches per hour over the days observed.
+    func meanRate(app a: Int) -> Double {
+        let days = weekdaysSeen + weekendDaysSeen
+        guard a < apps, days > 0 else { return 0 }
+        return totals[a] / (24 * days)
+    }
+
+    /// The time-of-week rate of `app` at `t`, launches per hour.
+    func baseRate(app a: Int, at t: SimTime) -> Double {
+        let mean = meanRate(app: a)
+        guard timeOfWeek, a < apps else { return mean }
+        let seen = t.isWeekend ? weekendDaysSeen : weekdaysSeen
+        return (counts[a * Self.bins + Self.bin(t)] + priorDays * mean) / (seen + priorDays)
+    }
+
+    /// The short-lived terms of `app` at `t`: the recency term and the
+    /// previous-app term, each an extra rate (per hour) and when it ends
+    /// (a rate of 0 where off or not active).
+    func boosts(app a: Int, at t: SimTime) -> (recency: Double, recencyUntil: SimTime, previous: Double, previousUntil: SimTime) {
+        var out = (0.0, SimTime.zero, 0.0, SimTime.zero)
+        guard a < apps else { return out }
+        if let w = recencyWindow, let last = lastLaunch[a], t - last < w, totals[a] > 0 {
+            out.0 = relaunches[a] / totals[a] / w.inHours
+            out.1 = last + w
+        }
+        if let g = transitionWindow, let (b, end) = lastEnded, t - end < g, b < apps, sessionsEnded[b] > 0 {
+            out.2 = follows[b * apps + a] / sessionsEnded[b] / g.inHours
+            out.3 = end + g
+        }
+        return out
+    }
+
+    /// P(the next launch of `app` after `now` comes before the next update
+    /// of its content), launches and updates as competing Poisson
+    /// processes: launches at this model's rate, updates at
+    /// `updatesPerHour`, over `horizon`, hour by hour (and at the end of
+    /// each short-lived term).
+    func launchBeforeUpdate(app a: Int, now: SimTime, updatesPerHour u: Double, horizon: SimDuration) -> Double {
+        let extra = boosts(app: a, at: now)
+        let end = now + horizon
+        var t = now, survive = 1.0, p = 0.0
+        while t < end && survive >= 1e-4 {
+            let hour = Int64(t.timeOfDay.microseconds / SimDuration.microsecondsPerHour)
+            var next = min(end, SimTime(day: t.day, plus: .hours(hour + 1)))
+            var l = baseRate(app: a, at: t)
+            if extra.recency > 0 && extra.recencyUntil > t { l += extra.recency; next = min(next, extra.recencyUntil) }
+            if extra.previous > 0 && extra.previousUntil > t { l += extra.previous; next = min(next, extra.previousUntil) }
+            let length = (next - t).inHours
+            if l + u > 0 {
+                let happens = -expm1(-(l + u) * length)
+                p += survive * happens * l / (l + u)
+                survive *= 1 - happens
+            }
+            t = next
+        }
+        return p
+    }
+}
+
+extension SimDuration {
+    /// This duration in hours.
+    var inHours: Double { Double(microseconds) / Double(SimDuration.microsecondsPerHour) }
+}
