@@ -48,14 +48,16 @@ extension TraceCommands {
     /// unless `force`. Returns the report of what was repaired or dropped.
     @discardableResult
     public static func importLog(_ input: URL, format: AppEventLogFormat, seed: UInt64, out directory: URL,
-                                 force: Bool = false) throws -> String {
-        let (set, report) = try TraceImporter.importLog(input, format: format, seed: seed)
+                                 force: Bool = false, sessionsOnly: Bool = false) throws -> String {
+        let (set, report) = try TraceImporter.importLog(input, format: format, seed: seed, sessionsOnly: sessionsOnly)
         try StagedDirectory.write(directory.path, force: force, inputs: [input.path]) { staging in
             try TraceSetWriter.write(set, to: URL(fileURLWithPath: staging))
         }
+        let streams = sessionsOnly
+            ? "sessions only: a spec synthesises power, network and content (\"traces\": {\"path\": ..., \"synthesise\": [\"power\", \"network\", \"content\"]}); content rates guessed from app names (Datasets/README.md)"
+            : "power, network and content synthesised from seed \(seed); content rates guessed from app names (Datasets/README.md)"
         return (["imported \(input.path) (\(format.rawValue)): \(set.users.count) users × \(set.days) days, \(set.apps.count) apps, to \(directory.path)",
-                 "power, network and content synthesised from seed \(seed); content rates guessed from app names (Datasets/README.md)"]
-                + report.lines).joined(separator: "\n")
+                 streams] + report.lines).joined(separator: "\n")
     }
 }
 

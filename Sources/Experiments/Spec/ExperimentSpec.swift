@@ -36,6 +36,8 @@ public struct ExperimentSpec: Sendable {
     /// The app names written under `device.apps` (checked against the
     /// world's apps once they are known: ``SpecChecks``).
     public var appsNamedInDevice: [String] = []
+    /// For a `traces` world: the streams the generators synthesise, if any.
+    public var traceSynthesis: TraceSynthesisSpec? = nil
 
     public static let knownKeys = ["name", "description", "seed", "replications", "population",
                                    "traces", "device", "policies", "baseline"]
@@ -92,6 +94,7 @@ public struct ExperimentSpec: Sendable {
         let replications = try f["replications"]?.int(in: 1...10_000) ?? 1
 
         let world: World
+        var directory: String?, traceSynthesis: TraceSynthesisSpec?
         switch (f["population"], f["traces"]) {
         case let (pop?, nil):
             let p = try pop.object(knownKeys: populationKeys)
@@ -105,9 +108,8 @@ public struct ExperimentSpec: Sendable {
             world = .generated(users: try users.int(in: 1...ResourceLimits.maxUsers),
                                days: try days.int(in: 1...ResourceLimits.maxDays), parameters: parameters)
         case let (nil, traces?):
-            let directory = try traces.string()
-            guard !directory.isEmpty else { throw traces.error("expected a trace set directory, found an empty string") }
-            world = .traces(directory: directory)
+            (directory, traceSynthesis) = try TraceSynthesisSpec.parse(traces)
+            world = .traces(directory: directory!)
         case (nil, nil):
             throw node.error("give either \"population\" (synthetic users) or \"traces\" (a trace set directory)")
         case (_?, _?):
@@ -154,6 +156,7 @@ public struct ExperimentSpec: Sendable {
         return ExperimentSpec(
             name: name, description: try f["description"]?.string() ?? "", seed: UInt64(seed),
             replications: replications, world: world, device: device, configurations: configurations,
-            baseline: baseline, source: root, file: nil, registry: registry, appsNamedInDevice: namedApps)
+            baseline: baseline, source: root, file: nil, registry: registry, appsNamedInDevice: namedApps,
+            traceSynthesis: traceSynthesis)
     }
 }

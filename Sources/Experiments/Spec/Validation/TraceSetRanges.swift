@@ -22,7 +22,8 @@ public enum TraceSetRanges {
         guard set.users.count <= ResourceLimits.maxUsers else {
             throw InputFileError(file: directory + "/users.csv", line: nil, message: "\(set.users.count) users; at most \(ResourceLimits.maxUsers) are allowed")
         }
-        for user in set.users {
+        // Without users.csv the power constants are synthesised, not read.
+        for user in set.users where set.hasUsersFile {
             do { try profile.checkAll(user.profile, under: "user \(user.profile.index)") } catch {
                 throw InputFileError(file: directory + "/users.csv", line: nil, message: "\(error.path): \(error.message)")
             }
