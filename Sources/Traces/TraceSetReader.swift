@@ -412,21 +412,30 @@ public enum TraceSetReader {
     }
 
     private static func readContent(_ dir: URL, _ ctx: Context, _ users: inout [UserTrace]) throws {
-        // As for sessions: the current user's updates in a local array.
+        // As for sessions: the current user's updates in a local array, and
+        // the current app's in another (rows are sorted by app within a
+        // user), moved out of it while filled so that each row appends to
+        // one uniquely held array rather than through two subscripts.
         var previous: Int?
         var previousApp = 0
         var previousTime = Int64.min  // of the current user and app's last update
         let horizon = ctx.horizon  // captured alone (see `interval`)
         var current: [[SimTime]] = []
+        var times: [SimTime] = []  // current[previousApp], moved out
         try CSVRows.forEach(dir, TraceSetFile.contentUpdates) { row in
             try row.expectCount()
             let pos = try user(row, ctx, after: previous)
             if pos != previous {
-                if let p = previous { users[p].contentUpdates = current }
+                if let p = previous {
+                    current[previousApp] = times
+                    users[p].contentUpdates = current
+                }
                 current = users[pos].contentUpdates
                 previous = pos
                 previousApp = 0
                 previousTime = .min
+                times = current[0]
+                current[0] = []
             }
             let app = try row.int(2, min: 0, what: "an app index")
             guard app < ctx.appCount else { throw row.error(2, "unknown app \(app): apps.csv has 0..<\(ctx.appCount)") }
@@ -437,10 +446,18 @@ public enum TraceSetReader {
             if app == previousApp, t < previousTime {
                 throw row.error(3, "expected times in non-decreasing order; \(t) is before the previous update \(previousTime)")
             }
-            current[app].append(SimTime(microseconds: t))
+            if app != previousApp {
+                current[previousApp] = times
+                times = current[app]
+                current[app] = []
+            }
+            times.append(SimTime(microseconds: t))
             previousApp = app
             previousTime = t
         }
-        if let p = previous { users[p].contentUpdates = current }
+        if let p = previous {
+            current[previousApp] = times
+            users[p].contentUpdates = current
+        }
     }
 }

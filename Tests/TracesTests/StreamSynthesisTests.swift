@@ -5,7 +5,7 @@
 import Foundation
 import SimCore
 import TestSupport
-import Traces
+@testable import Traces
 import XCTest
 
 final class StreamSynthesisTests: XCTestCase {
@@ -89,5 +89,35 @@ final class StreamSynthesisTests: XCTestCase {
         XCTAssertEqual(e?.file, TraceSetFile.sessions)
         XCTAssertEqual(e?.column, 1)
         XCTAssertTrue(e?.message.contains("increasing user order") ?? false, "\(String(describing: e))")
+    }
+}
+
+/// The reader reads each file in chunks (`CSVRows.chunkBytes`): lines that
+/// straddle chunks and a line longer than a chunk read as in one piece.
+final class ChunkedReadingTests: XCTestCase {
+    func testASetLargerThanAChunkReadsBackExactly() throws {
+        let set = PopulationGenerator(parameters: .default, seed: 5, days: 7).traceSet(users: 12)
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try TraceSetWriter.write(set, to: dir.url)
+        let size = try FileManager.default.attributesOfItem(atPath: dir.path(TraceSetFile.contentUpdates))[.size] as! Int
+        XCTAssertGreaterThan(size, 2 * CSVRows.chunkBytes, "the file spans several chunks")
+        XCTAssertEqual(try TraceSetReader.read(directory: dir.url).users, set.users)
+    }
+
+    func testALineLongerThanAChunkIsReportedAtItsLine() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try TraceSetWriter.write(PopulationGenerator(parameters: .default, seed: 5, days: 1).traceSet(users: 2), to: dir.url)
+        let path = dir.path(TraceSetFile.sessions)
+        var lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        lines[2] = "0,1," + String(repeating: "9", count: 3 * CSVRows.chunkBytes) + ",0"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try TraceSetReader.read(directory: dir.url)) { error in
+            let e = error as? TraceFormatError
+            XCTAssertEqual(e?.file, TraceSetFile.sessions)
+            XCTAssertEqual(e?.line, 3)
+            XCTAssertEqual(e?.column, 3)
+        }
     }
 }
