@@ -35,7 +35,11 @@ public enum TraceCommands {
     /// as a markdown table.
     public static func stats(directory: URL) throws -> String {
         let set = try TraceSetReader.read(directory: directory)
-        return TraceStatistics(set).markdown + "\n" + PredictabilityStatistics(set).markdown
+        // A stream the set omits reads as empty: say so rather than let its rows pass for measured zeros.
+        let missing = set.missingStreams.sorted().map(\.rawValue)
+        let note = missing.isEmpty ? ""
+            : "The set omits the \(missing.joined(separator: ", ")) stream(s) (a spec synthesises them: Datasets/README.md, \"Streams a set may omit\"); their rows below are empty, not measured zeros.\n\n"
+        return note + TraceStatistics(set).markdown + "\n" + PredictabilityStatistics(set).markdown
     }
 }
 
