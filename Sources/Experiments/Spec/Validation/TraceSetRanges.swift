@@ -17,7 +17,7 @@ public enum TraceSetRanges {
 
     public static func check(_ set: TraceSet, directory: String) throws(InputFileError) {
         guard (1...ResourceLimits.maxDays).contains(set.days) else {
-            throw InputFileError(file: directory + "/trace_set.csv", line: 2, message: "\(set.days) days; allowed: 1 to \(ResourceLimits.maxDays)")
+            throw InputFileError(file: directory + "/" + TraceSetFile.traceSet, line: 2, message: "\(set.days) days; allowed: 1 to \(ResourceLimits.maxDays)")
         }
         guard set.users.count <= ResourceLimits.maxUsers else {
             throw InputFileError(file: directory + "/users.csv", line: nil, message: "\(set.users.count) users; at most \(ResourceLimits.maxUsers) are allowed")
