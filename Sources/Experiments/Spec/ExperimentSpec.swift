@@ -94,7 +94,7 @@ public struct ExperimentSpec: Sendable {
         let replications = try f["replications"]?.int(in: 1...10_000) ?? 1
 
         let world: World
-        var directory: String?, traceSynthesis: TraceSynthesisSpec?
+        var traceSynthesis: TraceSynthesisSpec?
         switch (f["population"], f["traces"]) {
         case let (pop?, nil):
             let p = try pop.object(knownKeys: populationKeys)
@@ -108,8 +108,9 @@ public struct ExperimentSpec: Sendable {
             world = .generated(users: try users.int(in: 1...ResourceLimits.maxUsers),
                                days: try days.int(in: 1...ResourceLimits.maxDays), parameters: parameters)
         case let (nil, traces?):
-            (directory, traceSynthesis) = try TraceSynthesisSpec.parse(traces)
-            world = .traces(directory: directory!)
+            let parsed = try TraceSynthesisSpec.parse(traces)
+            traceSynthesis = parsed.synthesis
+            world = .traces(directory: parsed.directory)
         case (nil, nil):
             throw node.error("give either \"population\" (synthetic users) or \"traces\" (a trace set directory)")
         case (_?, _?):
