@@ -55,22 +55,28 @@ struct TracesStatsCommand: Command {
 struct TracesImportCommand: Command {
     static let path = ["traces", "import"]
     static let overview = "Convert a real app-usage log (LSApp TSV or a generic open/close log) into a trace set; power, network and content are synthesised."
-    static let usage = "bgbench traces import --format <lsapp|events> --seed <s> --out <dir> [--force] <log>"
+    static let usage = "bgbench traces import --format <lsapp|events> (--seed <s> | --sessions-only) --out <dir> [--force] <log>"
     static let arguments = [("<log>", "The log file (formats: Datasets/README.md, \"Importing real traces\").")]
     static let options = [
         ("--format <f>", "lsapp (tab-separated user_id, session_id, timestamp, app_name, event_type) or events (user,time,app,event)."),
         ("--seed <s>", "Seed of the synthesised power, network and content streams."),
         ("--out <dir>", "Directory to write the trace set to (created whole at the end)."),
         ("--force", "Replace an existing --out directory whole."),
+        ("--sessions-only", "Write the sessions alone (no users.csv, power, network or content): a spec synthesises the rest (Docs/ExperimentSpec.md, \"traces\")."),
     ]
 
-    let format: AppEventLogFormat, seed: UInt64, out: String, input: String, force: Bool
+    let format: AppEventLogFormat, seed: UInt64, out: String, input: String, force: Bool, sessionsOnly: Bool
 
     init(parsing args: inout ArgumentList) throws(UsageError) {
         guard let f = try args.option("--format") else { throw UsageError("--format is required (lsapp or events)") }
         guard let format = AppEventLogFormat(rawValue: f) else { throw UsageError("--format expects lsapp or events, got \"\(f)\"") }
-        guard let seedText = try args.option("--seed") else { throw UsageError("--seed is required") }
-        guard let seed = UInt64(seedText) else { throw UsageError("--seed expects an unsigned whole number, got \"\(seedText)\"") }
+        sessionsOnly = args.flag("--sessions-only")
+        let seedText = try args.option("--seed")
+        if sessionsOnly, seedText != nil { throw UsageError("--seed seeds the synthesised streams; --sessions-only writes none") }
+        guard sessionsOnly || seedText != nil else { throw UsageError("--seed is required (or --sessions-only)") }
+        guard let seed = seedText.map({ UInt64($0) }) ?? 0 else {
+            throw UsageError("--seed expects an unsigned whole number, got \"\(seedText ?? "")\"")
+        }
         guard let out = try args.option("--out") else { throw UsageError("--out is required") }
         force = args.flag("--force")
         let rest = try args.positionals()
@@ -80,6 +86,6 @@ struct TracesImportCommand: Command {
 
     func run(tool _: ExperimentTool) throws {
         print(try TraceCommands.importLog(URL(fileURLWithPath: input), format: format, seed: seed,
-                                          out: URL(fileURLWithPath: out), force: force))
+                                          out: URL(fileURLWithPath: out), force: force, sessionsOnly: sessionsOnly))
     }
 }

@@ -35,7 +35,11 @@ public enum TraceCommands {
     /// as a markdown table.
     public static func stats(directory: URL) throws -> String {
         let set = try TraceSetReader.read(directory: directory)
-        return TraceStatistics(set).markdown + "\n" + PredictabilityStatistics(set).markdown
+        // A stream the set omits reads as empty: say so rather than let its rows pass for measured zeros.
+        let missing = set.missingStreams.sorted().map(\.rawValue)
+        let note = missing.isEmpty ? ""
+            : "The set omits the \(missing.joined(separator: ", ")) stream(s) (a spec synthesises them: Datasets/README.md, \"Streams a set may omit\"); their rows below are empty, not measured zeros.\n\n"
+        return note + TraceStatistics(set).markdown + "\n" + PredictabilityStatistics(set).markdown
     }
 }
 
@@ -48,14 +52,16 @@ extension TraceCommands {
     /// unless `force`. Returns the report of what was repaired or dropped.
     @discardableResult
     public static func importLog(_ input: URL, format: AppEventLogFormat, seed: UInt64, out directory: URL,
-                                 force: Bool = false) throws -> String {
-        let (set, report) = try TraceImporter.importLog(input, format: format, seed: seed)
+                                 force: Bool = false, sessionsOnly: Bool = false) throws -> String {
+        let (set, report) = try TraceImporter.importLog(input, format: format, seed: seed, sessionsOnly: sessionsOnly)
         try StagedDirectory.write(directory.path, force: force, inputs: [input.path]) { staging in
             try TraceSetWriter.write(set, to: URL(fileURLWithPath: staging))
         }
+        let streams = sessionsOnly
+            ? "sessions only: a spec synthesises power, network and content (\"traces\": {\"path\": ..., \"synthesise\": [\"power\", \"network\", \"content\"]}); content rates guessed from app names (Datasets/README.md)"
+            : "power, network and content synthesised from seed \(seed); content rates guessed from app names (Datasets/README.md)"
         return (["imported \(input.path) (\(format.rawValue)): \(set.users.count) users × \(set.days) days, \(set.apps.count) apps, to \(directory.path)",
-                 "power, network and content synthesised from seed \(seed); content rates guessed from app names (Datasets/README.md)"]
-                + report.lines).joined(separator: "\n")
+                 streams] + report.lines).joined(separator: "\n")
     }
 }
 

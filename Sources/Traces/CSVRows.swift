@@ -155,59 +155,96 @@ struct CSVRow {
 /// hands each data row to `body`. Lines end in "\n" ("\r\n" is accepted);
 /// no quoting (no field may contain a comma); no blank lines. Works on the
 /// file's bytes (no String per line or field: Docs/Performance.md).
+///
+/// The file is read in chunks of `chunkBytes` into one buffer, reused chunk
+/// after chunk (a line longer than the buffer grows it): memory does not
+/// grow with the file, and the buffer stays in cache instead of faulting in
+/// a fresh copy of the whole file.
 enum CSVRows {
+    static let chunkBytes = 1 << 18
+
     static func forEach(_ dir: URL, _ file: String, _ body: (CSVRow) throws -> Void) throws {
         let header = TraceSetFile.headers[file]!
         let fileIndex = TraceSetFile.allCSV.firstIndex(of: file)!
-        let data: Data
-        do { data = try Data(contentsOf: dir.appendingPathComponent(file)) } catch {
-            throw TraceFormatError(file: file, line: 0, column: 0, message: "cannot read the file: \(error.localizedDescription)")
+        let fd = open(dir.appendingPathComponent(file).path, O_RDONLY)
+        guard fd >= 0 else {
+            throw TraceFormatError(file: file, line: 0, column: 0, message: "cannot read the file: \(String(cString: strerror(errno)))")
         }
+        defer { close(fd) }
+        var capacity = chunkBytes
+        var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        defer { buffer.deallocate() }
         // Field ranges of the current line, in a buffer reused line after line.
         let store = UnsafeMutableBufferPointer<(Int, Int)>.allocate(capacity: maxFields)
         defer { store.deallocate() }
-        try data.withUnsafeBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            var lineNumber = 0
-            var start = 0
-            let n = bytes.count
-            guard let base = bytes.baseAddress, n > 0 else {
-                throw TraceFormatError(file: file, line: 1, column: 0, message: "expected the header \(header.joined(separator: ","))")
-            }
-            while start < n {
-                // The line's end, the next '\n' (or the end of the file), then
-                // the fields, at each ',' of the line: both found by `memchr`,
-                // which tests many bytes per instruction.
-                let i = offset(of: 10, in: base, from: start, to: n) ?? n
-                var count = 0
-                var f = start
-                while let j = offset(of: 44, in: base, from: f, to: i) {
-                    if count < maxFields { store[count] = (f, j) }
-                    count += 1
-                    f = j + 1
-                }
-                let next = i + 1
-                // [start, end): the line without its "\n" and a "\r" before it.
-                var end = i
-                if end > start && bytes[end - 1] == 13 { end -= 1 }
-                lineNumber += 1
-                if count < maxFields { store[count] = (f, end) }
+        var lineNumber = 0
+        var start = 0, filled = 0  // buffer[start..<filled]: bytes not yet handed out
+        var atEnd = false
+
+        /// The line buffer[start..<i] (i: its "\n", or the end of the file).
+        func line(_ i: Int) throws {
+            let base = UnsafePointer(buffer)
+            let bytes = UnsafeBufferPointer(start: base, count: filled)
+            // The fields, at each ',' of the line, found by `memchr`, which
+            // tests many bytes per instruction.
+            var count = 0
+            var f = start
+            while let j = offset(of: 44, in: base, from: f, to: i) {
+                if count < maxFields { store[count] = (f, j) }
                 count += 1
-                let row = CSVRow(fileIndex: fileIndex, line: lineNumber, bytes: bytes,
-                                 ranges: UnsafeBufferPointer(rebasing: store[0..<min(count, maxFields)]),
-                                 fieldCount: count, expectedCount: header.count)
-                if lineNumber == 1 {
-                    try checkHeader(row, header)
-                } else if end == start {
-                    throw TraceFormatError(file: file, line: lineNumber, column: 0, message: "blank line; expected a data row")
-                } else {
-                    try body(row)
-                }
-                start = next
+                f = j + 1
             }
-            if lineNumber == 0 {
-                throw TraceFormatError(file: file, line: 1, column: 0, message: "expected the header \(header.joined(separator: ","))")
+            // [start, end): the line without its "\n" and a "\r" before it.
+            var end = i
+            if end > start && bytes[end - 1] == 13 { end -= 1 }
+            lineNumber += 1
+            if count < maxFields { store[count] = (f, end) }
+            count += 1
+            let row = CSVRow(fileIndex: fileIndex, line: lineNumber, bytes: bytes,
+                             ranges: UnsafeBufferPointer(rebasing: store[0..<min(count, maxFields)]),
+                             fieldCount: count, expectedCount: header.count)
+            if lineNumber == 1 {
+                try checkHeader(row, header)
+            } else if end == start {
+                throw TraceFormatError(file: file, line: lineNumber, column: 0, message: "blank line; expected a data row")
+            } else {
+                try body(row)
             }
+        }
+
+        while true {
+            if let i = offset(of: 10, in: UnsafePointer(buffer), from: start, to: filled) {
+                try line(i)
+                start = i + 1
+                continue
+            }
+            if atEnd {
+                if start < filled { try line(filled) }
+                break
+            }
+            // No complete line left: keep the partial one, at the front, and read on.
+            if start > 0 {
+                if filled > start { memmove(buffer, buffer + start, filled - start) }
+                filled -= start
+                start = 0
+            }
+            if filled == capacity {
+                let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * capacity)
+                larger.update(from: buffer, count: filled)
+                buffer.deallocate()
+                buffer = larger
+                capacity *= 2
+            }
+            let n = Foundation.read(fd, buffer + filled, capacity - filled)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw TraceFormatError(file: file, line: lineNumber, column: 0, message: "cannot read the file: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { atEnd = true }
+            filled += n
+        }
+        if lineNumber == 0 {
+            throw TraceFormatError(file: file, line: 1, column: 0, message: "expected the header \(header.joined(separator: ","))")
         }
     }
 

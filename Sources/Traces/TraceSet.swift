@@ -22,9 +22,19 @@ public struct TraceSet: Sendable {
     /// Sorted by `profile.index`, indices unique.
     public var users: [UserTrace]
     public var provenance: TraceProvenance?
+    /// The streams whose files the directory lacks (Datasets/README.md,
+    /// "Streams a set may omit"): their fields are empty in `users` until a
+    /// `StreamSynthesiser` fills them. Empty for a complete set.
+    public var missingStreams: Set<TraceStream>
+    /// False when the directory has no users.csv: the users are those of
+    /// sessions.csv, and their profiles hold only the index and the mean
+    /// sessions a day until the power stream is synthesised.
+    public var hasUsersFile: Bool
 
-    public init(apps: [TraceApp], days: Int, users: [UserTrace], provenance: TraceProvenance? = nil) {
+    public init(apps: [TraceApp], days: Int, users: [UserTrace], provenance: TraceProvenance? = nil,
+                missingStreams: Set<TraceStream> = [], hasUsersFile: Bool = true) {
         self.apps = apps; self.days = days; self.users = users; self.provenance = provenance
+        self.missingStreams = missingStreams; self.hasUsersFile = hasUsersFile
     }
 
     public var horizon: SimTime { SimTime(day: days) }
@@ -42,8 +52,11 @@ public enum TraceSetFile {
     public static let contentUpdates = "content_updates.csv"
     /// Present only in generated trace sets.
     public static let generator = "generator.json"
-    /// Every CSV file a trace set must have.
+    /// Every CSV file a complete trace set has.
     public static let allCSV = [traceSet, apps, users, sessions, charging, lowPowerMode, network, contentUpdates]
+    /// The files every trace set must have; the others belong to streams a
+    /// set may omit (`TraceStream.files`) or, for users.csv, to the power stream.
+    public static let requiredCSV = [traceSet, apps, sessions]
 
     /// The longest trace a set may hold, days (100 years): far beyond any
     /// study, small enough that every time in µs fits in 64 bits.

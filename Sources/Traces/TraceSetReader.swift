@@ -27,16 +27,24 @@ public struct TraceFormatError: Error, Equatable, CustomStringConvertible {
 public enum TraceSetReader {
     /// Reads and validates the whole trace set in `directory`.
     public static func read(directory: URL) throws -> TraceSet {
-        try checkDirectory(directory)
+        let present = try checkDirectory(directory)
+        let hasUsersFile = present.contains(TraceSetFile.users)
+        let missing = Set(TraceStream.allCases.filter { !present.contains($0.files[0]) })
         let days = try readTraceSetFile(directory)
         let horizon = SimTime(day: days).microseconds
         var apps = try readApps(directory)
-        var users = try readUsers(directory, appCount: apps.count, horizon: SimTime(microseconds: horizon))
+        var users = hasUsersFile
+            ? try readUsers(directory, appCount: apps.count, horizon: SimTime(microseconds: horizon))
+            : try usersOfSessions(directory, appCount: apps.count, horizon: SimTime(microseconds: horizon))
         let position = Dictionary(uniqueKeysWithValues: users.enumerated().map { ($1.profile.index, $0) })
         var dense = [Int](repeating: -1, count: min((position.keys.max() ?? -1) + 1, 4 * position.count + 16))
         for (id, pos) in position where id < dense.count { dense[id] = pos }
-        let ctx = Context(position: position, dense: dense, appCount: apps.count, horizon: horizon, days: days)
+        let ctx = Context(position: position, dense: dense, appCount: apps.count, horizon: horizon, days: days,
+                          present: present)
         try readPerUserFiles(directory, ctx, &users)
+        if !hasUsersFile {
+            for i in users.indices { users[i].profile.meanSessionsPerDay = Double(users[i].sessions.count) / Double(days) }
+        }
         var provenance: TraceProvenance?
         let generator = directory.appendingPathComponent(TraceSetFile.generator)
         if FileManager.default.fileExists(atPath: generator.path) {
@@ -57,7 +65,8 @@ public enum TraceSetReader {
             let traits = Dictionary(p.parameters.apps.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
             apps = apps.map { a in traits[a.name].map { a.withTraits(of: $0) } ?? a }
         }
-        return TraceSet(apps: apps, days: days, users: users, provenance: provenance)
+        return TraceSet(apps: apps, days: days, users: users, provenance: provenance,
+                        missingStreams: missing, hasUsersFile: hasUsersFile)
     }
 
     /// The five per-user files are independent: each is read on its own
@@ -66,10 +75,13 @@ public enum TraceSetReader {
     /// in the sequential order (sessions, charging, Low Power Mode, network,
     /// content), the one a sequential read would report.
     private static func readPerUserFiles(_ dir: URL, _ ctx: Context, _ users: inout [UserTrace]) throws {
+        // A file the set omits (its stream is synthesised) leaves its field empty.
         let readers: [@Sendable (URL, Context, inout [UserTrace]) throws -> Void] = [
-            { try readSessions($0, $1, &$2) }, { try readCharging($0, $1, &$2) },
-            { try readLowPowerMode($0, $1, &$2) }, { try readNetwork($0, $1, &$2) },
-            { try readContent($0, $1, &$2) },
+            { try readSessions($0, $1, &$2) },
+            { if $1.present.contains(TraceSetFile.charging) { try readCharging($0, $1, &$2) } },
+            { if $1.present.contains(TraceSetFile.lowPowerMode) { try readLowPowerMode($0, $1, &$2) } },
+            { if $1.present.contains(TraceSetFile.network) { try readNetwork($0, $1, &$2) } },
+            { if $1.present.contains(TraceSetFile.contentUpdates) { try readContent($0, $1, &$2) } },
         ]
         let base = users
         let slots = FileSlots(count: readers.count)
@@ -111,11 +123,15 @@ public enum TraceSetReader {
         let appCount: Int
         let horizon: Int64
         let days: Int
+        /// The CSV files the directory has.
+        let present: Set<String>
     }
 
-    /// Every required file present; no unexpected CSV file (a misspelt name
-    /// would otherwise go unnoticed).
-    private static func checkDirectory(_ directory: URL) throws {
+    /// Every required file present, each omitted stream omitted whole
+    /// (`TraceStream.files`), charging and Low Power Mode only beside the
+    /// users.csv that holds the power constants; no unexpected CSV file (a
+    /// misspelt name would otherwise go unnoticed). Returns the CSV files present.
+    private static func checkDirectory(_ directory: URL) throws -> Set<String> {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue,
               let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
@@ -123,13 +139,52 @@ public enum TraceSetReader {
             throw TraceFormatError(file: directory.path, line: 0, column: 0,
                                    message: "expected a readable trace-set directory holding \(TraceSetFile.allCSV.joined(separator: ", "))")
         }
-        for required in TraceSetFile.allCSV where !names.contains(required) {
+        for required in TraceSetFile.requiredCSV where !names.contains(required) {
             throw TraceFormatError(file: required, line: 0, column: 0,
-                                   message: "missing file; a trace set needs \(TraceSetFile.allCSV.joined(separator: ", "))")
+                                   message: "missing file; a trace set needs \(TraceSetFile.requiredCSV.joined(separator: ", ")) (and may omit the files of a stream a spec synthesises)")
         }
         for name in names.sorted() where name.hasSuffix(".csv") && !TraceSetFile.allCSV.contains(name) {
             throw TraceFormatError(file: name, line: 0, column: 0,
                                    message: "unexpected CSV file; a trace set holds only \(TraceSetFile.allCSV.joined(separator: ", "))")
+        }
+        let present = Set(names.filter { TraceSetFile.allCSV.contains($0) })
+        let power = TraceStream.power.files
+        if power.contains(where: present.contains), let absent = power.first(where: { !present.contains($0) }) {
+            throw TraceFormatError(file: absent, line: 0, column: 0,
+                                   message: "missing file; the power stream is \(power.joined(separator: " and ")), both or neither")
+        }
+        if !present.contains(TraceSetFile.users), let orphan = power.first(where: present.contains) {
+            throw TraceFormatError(file: TraceSetFile.users, line: 0, column: 0,
+                                   message: "missing file; \(orphan) needs users.csv (the users' power constants)")
+        }
+        return present
+    }
+
+    /// Without users.csv, the users are those of sessions.csv, in order:
+    /// each id once, rows grouped by user in increasing id order. Their
+    /// profiles are placeholders (the power constants come from the power
+    /// stream's synthesis; every app's Background App Refresh on).
+    private static func usersOfSessions(_ dir: URL, appCount: Int, horizon: SimTime) throws -> [UserTrace] {
+        var ids: [Int] = []
+        try CSVRows.forEach(dir, TraceSetFile.sessions) { row in
+            try row.expectCount()
+            let id = try row.int(1, min: 0, what: "a user index >= 0")
+            if let last = ids.last {
+                if id == last { return }
+                guard id > last else {
+                    throw row.error(1, "expected rows grouped by user in increasing user order (there is no users.csv); user \(id) comes after user \(last)")
+                }
+            }
+            ids.append(id)
+        }
+        return ids.map { id in
+            let profile = UserProfile(
+                index: id, intensity: .light, meanSessionsPerDay: 0, screenOnDrainWatts: 0, idleDrainWatts: 0,
+                chargingWatts: 0, batteryCapacityWh: 0, initialBatteryPercent: 0,
+                lowPowerModeAccept20Probability: 0, lowPowerModeAccept10Probability: 0,
+                backgroundAppRefreshEnabled: Array(repeating: true, count: appCount))
+            return UserTrace(profile: profile, horizon: horizon, sessions: [], charging: [], network: [],
+                             contentUpdates: Array(repeating: [], count: appCount), lowPowerModeDecisions: [])
         }
     }
 
@@ -357,21 +412,30 @@ public enum TraceSetReader {
     }
 
     private static func readContent(_ dir: URL, _ ctx: Context, _ users: inout [UserTrace]) throws {
-        // As for sessions: the current user's updates in a local array.
+        // As for sessions: the current user's updates in a local array, and
+        // the current app's in another (rows are sorted by app within a
+        // user), moved out of it while filled so that each row appends to
+        // one uniquely held array rather than through two subscripts.
         var previous: Int?
         var previousApp = 0
         var previousTime = Int64.min  // of the current user and app's last update
         let horizon = ctx.horizon  // captured alone (see `interval`)
         var current: [[SimTime]] = []
+        var times: [SimTime] = []  // current[previousApp], moved out
         try CSVRows.forEach(dir, TraceSetFile.contentUpdates) { row in
             try row.expectCount()
             let pos = try user(row, ctx, after: previous)
             if pos != previous {
-                if let p = previous { users[p].contentUpdates = current }
+                if let p = previous {
+                    current[previousApp] = times
+                    users[p].contentUpdates = current
+                }
                 current = users[pos].contentUpdates
                 previous = pos
                 previousApp = 0
                 previousTime = .min
+                times = current[0]
+                current[0] = []
             }
             let app = try row.int(2, min: 0, what: "an app index")
             guard app < ctx.appCount else { throw row.error(2, "unknown app \(app): apps.csv has 0..<\(ctx.appCount)") }
@@ -382,10 +446,18 @@ public enum TraceSetReader {
             if app == previousApp, t < previousTime {
                 throw row.error(3, "expected times in non-decreasing order; \(t) is before the previous update \(previousTime)")
             }
-            current[app].append(SimTime(microseconds: t))
+            if app != previousApp {
+                current[previousApp] = times
+                times = current[app]
+                current[app] = []
+            }
+            times.append(SimTime(microseconds: t))
             previousApp = app
             previousTime = t
         }
-        if let p = previous { users[p].contentUpdates = current }
+        if let p = previous {
+            current[previousApp] = times
+            users[p].contentUpdates = current
+        }
     }
 }

@@ -39,7 +39,7 @@ public enum TraceSetWriter {
             text += "\(real(p.initialBatteryPercent)),\(real(p.lowPowerModeAccept20Probability)),"
             text += "\(real(p.lowPowerModeAccept10Probability)),\(off.joined(separator: ";"))\n"
         }
-        try put(TraceSetFile.users, text)
+        if set.hasUsersFile { try put(TraceSetFile.users, text) }
 
         text = header(TraceSetFile.sessions)
         for u in set.users {
@@ -51,7 +51,9 @@ public enum TraceSetWriter {
         for u in set.users {
             for c in u.charging { text += "\(u.profile.index),\(c.start.microseconds),\(c.end.microseconds)\n" }
         }
-        try put(TraceSetFile.charging, text)
+        // The files of a stream the set omits are not written (Datasets/README.md).
+        let power = !set.missingStreams.contains(.power)
+        if power { try put(TraceSetFile.charging, text) }
 
         text = header(TraceSetFile.lowPowerMode)
         for u in set.users {
@@ -59,7 +61,7 @@ public enum TraceSetWriter {
                 text += "\(u.profile.index),\(d.day),\(d.thresholdPercent),\(d.accepts ? 1 : 0)\n"
             }
         }
-        try put(TraceSetFile.lowPowerMode, text)
+        if power { try put(TraceSetFile.lowPowerMode, text) }
 
         text = header(TraceSetFile.network)
         for u in set.users {
@@ -67,7 +69,7 @@ public enum TraceSetWriter {
                 text += "\(u.profile.index),\(n.start.microseconds),\(n.end.microseconds),\(n.kind.rawValue)\n"
             }
         }
-        try put(TraceSetFile.network, text)
+        if !set.missingStreams.contains(.network) { try put(TraceSetFile.network, text) }
 
         text = header(TraceSetFile.contentUpdates)
         for u in set.users {
@@ -75,7 +77,7 @@ public enum TraceSetWriter {
                 for t in times { text += "\(u.profile.index),\(app),\(t.microseconds)\n" }
             }
         }
-        try put(TraceSetFile.contentUpdates, text)
+        if !set.missingStreams.contains(.content) { try put(TraceSetFile.contentUpdates, text) }
 
         if let provenance = set.provenance {
             let encoder = JSONEncoder()

@@ -113,7 +113,9 @@ public enum ExperimentCommands {
         let users: String
         switch spec.world {
         case let .generated(u, d, _): users = "\(u) users × \(d) days"
-        case let .traces(dir): users = "trace set \(dir) (\(runner.users) users × \(runner.traceSet!.days) days)"
+        case let .traces(dir):
+            let synthesised = spec.traceSynthesis.map { "; \($0.streams.map(\.rawValue).joined(separator: ", ")) synthesised" } ?? ""
+            users = "trace set \(dir) (\(runner.users) users × \(runner.traceSet!.days) days\(synthesised))"
         }
         return "\(specPath): valid. \(spec.configurations.count) configurations (\(spec.configurations.map(\.label).joined(separator: "; "))) × \(users) × \(spec.replications) replication(s); baseline \(spec.configurations[spec.baseline].label)."
     }

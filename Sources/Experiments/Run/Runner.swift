@@ -19,6 +19,9 @@ public struct Runner: Sendable {
     public let spec: ExperimentSpec
     /// Trace set loaded once for a `traces` world; nil for a generated one.
     public let traceSet: TraceSet?
+    /// Fills the streams a `traces` world synthesises, per user and
+    /// replication (nil when it synthesises none).
+    let synthesiser: StreamSynthesiser?
     let policies: [any SchedulingPolicy]
     /// What the policies hold outside the simulation (the `external`
     /// policy's decision processes): watched, checked and shut down by `run`.
@@ -35,9 +38,14 @@ public struct Runner: Sendable {
                 throw TraceInputError(directory: directory, error: e)
             }
             try TraceSetRanges.check(set, directory: directory)
+            try TraceSynthesisSpec.checkCovers(set, synthesis: spec.traceSynthesis, file: spec.file)
             traceSet = set
+            synthesiser = spec.traceSynthesis.map {
+                StreamSynthesiser(streams: Set($0.streams), parameters: $0.parameters, set: set)
+            }
         } else {
             traceSet = nil
+            synthesiser = nil
         }
         var made: [any SchedulingPolicy] = []
         var owned: [any PolicyResource] = []
@@ -102,7 +110,10 @@ public struct Runner: Sendable {
             return DeviceTrace(generator.user(u), apps: parameters.apps)
         case .traces:
             let set = traceSet!
-            return DeviceTrace(set.users[u], apps: set.apps)
+            // Synthesised streams are drawn from the replication's world
+            // seed and the user's id, as a generated world draws them.
+            let user = synthesiser.map { $0.complete(set.users[u], seed: worldSeed(replication: r)) } ?? set.users[u]
+            return DeviceTrace(user, apps: set.apps)
         }
     }
 

@@ -44,6 +44,8 @@ public struct ExperimentSpec: Sendable {
     public func device(for configuration: ExperimentConfiguration) -> DeviceConfiguration {
         configuration.deviceVariant.map { deviceVariants[$0].device } ?? device
     }
+    /// For a `traces` world: the streams the generators synthesise, if any.
+    public var traceSynthesis: TraceSynthesisSpec? = nil
 
     public static let knownKeys = ["name", "description", "seed", "replications", "population",
                                    "traces", "device", "policies", "baseline", "devices"]
@@ -100,6 +102,7 @@ public struct ExperimentSpec: Sendable {
         let replications = try f["replications"]?.int(in: 1...10_000) ?? 1
 
         let world: World
+        var traceSynthesis: TraceSynthesisSpec?
         switch (f["population"], f["traces"]) {
         case let (pop?, nil):
             let p = try pop.object(knownKeys: populationKeys)
@@ -113,9 +116,9 @@ public struct ExperimentSpec: Sendable {
             world = .generated(users: try users.int(in: 1...ResourceLimits.maxUsers),
                                days: try days.int(in: 1...ResourceLimits.maxDays), parameters: parameters)
         case let (nil, traces?):
-            let directory = try traces.string()
-            guard !directory.isEmpty else { throw traces.error("expected a trace set directory, found an empty string") }
-            world = .traces(directory: directory)
+            let parsed = try TraceSynthesisSpec.parse(traces)
+            traceSynthesis = parsed.synthesis
+            world = .traces(directory: parsed.directory)
         case (nil, nil):
             throw node.error("give either \"population\" (synthetic users) or \"traces\" (a trace set directory)")
         case (_?, _?):
@@ -169,6 +172,6 @@ public struct ExperimentSpec: Sendable {
             name: name, description: try f["description"]?.string() ?? "", seed: UInt64(seed),
             replications: replications, world: world, device: device, configurations: configurations,
             baseline: baseline, source: root, file: nil, registry: registry, appsNamedInDevice: namedApps,
-            deviceVariants: variants)
+            deviceVariants: variants, traceSynthesis: traceSynthesis)
     }
 }

@@ -8,9 +8,12 @@ import Stats
 
 public enum TraceImporter {
     /// Reads `url` in `format` and builds the trace set; `report` says what
-    /// was repaired or dropped. Errors name the file, line and column.
+    /// was repaired or dropped. Errors name the file, line and column. With
+    /// `sessionsOnly`, the set has the sessions alone (no users.csv, power,
+    /// network or content: a spec synthesises them).
     public static func importLog(_ url: URL, format: AppEventLogFormat, seed: UInt64,
-                                 parameters: GeneratorParameters = .default) throws -> (set: TraceSet, report: ImportReport) {
+                                 parameters: GeneratorParameters = .default,
+                                 sessionsOnly sessionsOnlyOutput: Bool = false) throws -> (set: TraceSet, report: ImportReport) {
         let users = try AppEventLog.read(url, format: format)
         var report = ImportReport()
         var built: [(id: String, origin: Int64, sessions: [(start: Int64, end: Int64, app: String)])] = []
@@ -38,33 +41,29 @@ public enum TraceImporter {
         let apps = ImportedApps.apps(for: names)
         let index = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
 
-        let usage = UsageGenerator(parameters: parameters.usage, structure: parameters.structure, apps: apps)
-        let power = PowerGenerator(parameters: parameters.power, appCount: apps.count)
-        let network = NetworkGenerator(parameters: parameters.network)
-        let content = ContentGenerator(parameters: parameters.content, apps: apps)
-        let streams = PopulationGenerator.streamNames
-        var traces: [UserTrace] = []
+        // The sessions alone, then every other stream from the synthesiser,
+        // as a spec synthesises them from a sessions-only set
+        // (`StreamSynthesiser`: the same draws, user i keyed by its position).
+        var sessionsOnly: [UserTrace] = []
         for (i, u) in built.enumerated() {
             let sessions = u.sessions.map {
                 Session(start: SimTime(microseconds: ($0.start - u.origin) * 1_000_000),
                         end: SimTime(microseconds: ($0.end - u.origin) * 1_000_000), app: index[$0.app]!)
             }
-            let w = power.generate(days: days, using: RandomStream(seed: seed, user: i, stream: streams.power))
-            let perDay = Double(sessions.count) / Double(days)
             let profile = UserProfile(
-                index: i, intensity: usage.intensityClass(sessionsPerDay: perDay), meanSessionsPerDay: perDay,
-                screenOnDrainWatts: w.screenOnDrainWatts, idleDrainWatts: w.idleDrainWatts,
-                chargingWatts: w.chargingWatts, batteryCapacityWh: w.batteryCapacityWh,
-                initialBatteryPercent: w.initialBatteryPercent,
-                lowPowerModeAccept20Probability: w.lowPowerModeAccept20Probability,
-                lowPowerModeAccept10Probability: w.lowPowerModeAccept10Probability,
-                backgroundAppRefreshEnabled: w.backgroundAppRefreshEnabled)
-            traces.append(UserTrace(
-                profile: profile, horizon: SimTime(day: days), sessions: sessions, charging: w.charging,
-                network: network.generate(days: days, using: RandomStream(seed: seed, user: i, stream: streams.network)),
-                contentUpdates: content.generate(days: days, using: RandomStream(seed: seed, user: i, stream: streams.content)),
-                lowPowerModeDecisions: w.lowPowerModeDecisions))
+                index: i, intensity: .light, meanSessionsPerDay: Double(sessions.count) / Double(days),
+                screenOnDrainWatts: 0, idleDrainWatts: 0, chargingWatts: 0, batteryCapacityWh: 0,
+                initialBatteryPercent: 0, lowPowerModeAccept20Probability: 0, lowPowerModeAccept10Probability: 0,
+                backgroundAppRefreshEnabled: Array(repeating: true, count: apps.count))
+            sessionsOnly.append(UserTrace(profile: profile, horizon: SimTime(day: days), sessions: sessions, charging: [],
+                                          network: [], contentUpdates: Array(repeating: [], count: apps.count),
+                                          lowPowerModeDecisions: []))
         }
+        let bare = TraceSet(apps: apps, days: days, users: sessionsOnly, provenance: nil,
+                            missingStreams: Set(TraceStream.allCases), hasUsersFile: false)
+        if sessionsOnlyOutput { return (bare, report) }
+        let synthesiser = StreamSynthesiser(streams: Set(TraceStream.allCases), parameters: parameters, set: bare)
+        let traces = sessionsOnly.map { synthesiser.complete($0, seed: seed) }
         return (TraceSet(apps: apps, days: days, users: traces, provenance: nil), report)
     }
 }
@@ -98,11 +97,18 @@ enum ImportedApps {
             while used.contains(unique) { unique = "\(name)-\(k)"; k += 1 }
             used.insert(unique)
             var app = TraceApp(name: unique, contentUpdatesPerHour: 0.5, basePopularity: 0.1)
-            if let match = keywords.first(where: { lower.contains($0.0) }), let model = catalogue[match.1] {
+            if let model = model(forName: lower, catalogue: catalogue) {
                 app = model
                 app.name = unique
             }
             return app
         }
+    }
+
+    /// The catalogue app whose keyword `name` contains, if any (the first
+    /// keyword of the list that matches).
+    static func model(forName name: String, catalogue: [String: TraceApp]) -> TraceApp? {
+        let lower = name.lowercased()
+        return keywords.first(where: { lower.contains($0.0) }).flatMap { catalogue[$0.1] }
     }
 }

@@ -17,12 +17,13 @@ public enum TraceSetRanges {
 
     public static func check(_ set: TraceSet, directory: String) throws(InputFileError) {
         guard (1...ResourceLimits.maxDays).contains(set.days) else {
-            throw InputFileError(file: directory + "/trace_set.csv", line: 2, message: "\(set.days) days; allowed: 1 to \(ResourceLimits.maxDays)")
+            throw InputFileError(file: directory + "/" + TraceSetFile.traceSet, line: 2, message: "\(set.days) days; allowed: 1 to \(ResourceLimits.maxDays)")
         }
         guard set.users.count <= ResourceLimits.maxUsers else {
             throw InputFileError(file: directory + "/users.csv", line: nil, message: "\(set.users.count) users; at most \(ResourceLimits.maxUsers) are allowed")
         }
-        for user in set.users {
+        // Without users.csv the power constants are synthesised, not read.
+        for user in set.users where set.hasUsersFile {
             do { try profile.checkAll(user.profile, under: "user \(user.profile.index)") } catch {
                 throw InputFileError(file: directory + "/users.csv", line: nil, message: "\(error.path): \(error.message)")
             }

@@ -15,6 +15,7 @@ public enum WorldChecks {
             sessionsPerDay = 2 * parameters.usage.sessionsPerDayMax
         case .traces:
             guard let traceSet else { return }
+            try TraceSynthesisSpec.checkCovers(traceSet, synthesis: spec.traceSynthesis, file: spec.file)
             apps = traceSet.apps.map(\.name); users = traceSet.users.count; days = traceSet.days
         }
         try DeviceRanges.checkAppNames(spec.appsNamedInDevice, worldApps: apps, at: "$.device.apps")
