@@ -1,4 +1,4 @@
-/// Names one pending event in an ``EventQueue`` (and so in an ``Engine``), for
+/// Names one pending event in an ``EventQueue``, for
 /// cancelling or rescheduling it.
 ///
 /// A handle is a slot index plus a generation stamped at the push. Slots are
