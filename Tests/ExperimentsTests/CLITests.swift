@@ -45,20 +45,7 @@ final class CLITests: XCTestCase {
         }
     }
 
-    func bgbenchArgs(_ args: [String]) throws -> Result {
-        let p = Process()
-        p.executableURL = Self.binary
-        p.arguments = args
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-                      stderr: String(decoding: e, as: UTF8.self))
-    }
+    func bgbenchArgs(_ args: [String]) throws -> Result { try CLI.run(args) }
 
     func testUsageErrorsExit64WithPointerToHelp() throws {
         let cases: [([String], String, String)] = [
@@ -170,5 +157,23 @@ final class CLITests: XCTestCase {
                 XCTAssertEqual(left, ["long.json"], "\(args) left \(left)")
             }
         }
+    }
+}
+
+/// The `bgbench` executable, run as a child process (`CLITests`, `TraceSynthesisRunTests`).
+enum CLI {
+    static func run(_ args: [String]) throws -> CLITests.Result {
+        let p = Process()
+        p.executableURL = CLITests.binary
+        p.arguments = args
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return CLITests.Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+                               stderr: String(decoding: e, as: UTF8.self))
     }
 }

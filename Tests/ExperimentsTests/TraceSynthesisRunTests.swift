@@ -111,36 +111,3 @@ final class TraceSynthesisRunTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("out2")))
     }
 }
-
-/// The `bgbench` executable, for the tests above.
-enum CLI {
-    static func run(_ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let p = Process()
-        p.executableURL = CLITests.binary
-        p.arguments = args
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-    }
-}
-
-enum ImportFixture {
-    static let lsapp = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../Datasets/import-examples/lsapp-sample.tsv").standardized
-}
-
-extension TraceSynthesisRunTests {
-    func testStatsOfASessionsOnlySetSayWhichStreamsAreMissing() throws {
-        try TraceCommands.importLog(ImportFixture.lsapp, format: .lsapp, seed: 0, out: dir.url.appendingPathComponent("bare"), sessionsOnly: true)
-        let text = try TraceCommands.stats(directory: dir.url.appendingPathComponent("bare"))
-        XCTAssertTrue(text.hasPrefix("The set omits the power, network, content stream(s)"), text)
-        let full = try TraceCommands.stats(directory: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Datasets/sample-20x7").standardized)
-        XCTAssertFalse(full.contains("The set omits"))
-    }
-}
