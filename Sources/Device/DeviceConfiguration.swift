@@ -39,6 +39,8 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
     public var beginBackgroundTask = BackgroundTaskRules()
     /// Issue 18: background URLSession's relaunch rate limit and timeout (JSON key `backgroundURLSession`).
     public var backgroundURLSession = BackgroundTransferRules()
+    /// Issue 18: continued-processing concurrency and pressure (JSON key `continuedProcessing`).
+    public var continuedProcessing = ContinuedProcessingRules()
 
     public init(apps: [String: AppModel] = AppDefaults.apps, defaultApp: AppModel = AppModel(),
                 refreshBudget: SimDuration? = nil, processingBudget: SimDuration? = nil,
@@ -65,7 +67,8 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
              foregroundFetch, chargingWatts,
              lowBatteryPercent, secondLowPowerOfferPercent, lowPowerModeOffPercent,
              maxPendingRefreshPerApp, maxPendingProcessingPerApp,
-             silentPush, beginBackgroundTask, backgroundURLSession
+             silentPush, beginBackgroundTask, backgroundURLSession,
+             continuedProcessing
     }
 
     public init(from decoder: any Decoder) throws {
@@ -97,6 +100,7 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
         silentPush = try c.value(.silentPush, default: d.silentPush)
         beginBackgroundTask = try c.value(.beginBackgroundTask, default: d.beginBackgroundTask)
         backgroundURLSession = try c.value(.backgroundURLSession, default: d.backgroundURLSession)
+        continuedProcessing = try c.value(.continuedProcessing, default: d.continuedProcessing)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -118,6 +122,9 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
         if beginBackgroundTask != BackgroundTaskRules() { try c.encode(beginBackgroundTask, forKey: .beginBackgroundTask) }
         if backgroundURLSession != BackgroundTransferRules() {
             try c.encode(backgroundURLSession, forKey: .backgroundURLSession)
+        }
+        if continuedProcessing != ContinuedProcessingRules() {
+            try c.encode(continuedProcessing, forKey: .continuedProcessing)
         }
     }
 }

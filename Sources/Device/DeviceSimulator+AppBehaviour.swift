@@ -34,6 +34,7 @@ extension DeviceSimulator {
             sink.record(e)
         }
         policyObserve(.forceQuit, .forceQuit(app: app))
+        if mechanisms.continued != nil { continuedProcessingForceQuit(app: app) }
     }
 
     /// Whether the user force-quit `app` and has not opened it since: for

@@ -86,6 +86,8 @@ public struct UserMetrics: Sendable, Hashable {
     public var backgroundTask = BackgroundTaskMetrics()
     /// Background URLSession transfers (Docs/Mechanisms.md).
     public var urlSession = BackgroundTransferMetrics()
+    /// Continued-processing tasks (Docs/Mechanisms.md).
+    public var continuedProcessing = ContinuedProcessingMetrics()
 
     public init() {}
 
@@ -137,4 +139,5 @@ public struct UserMetrics: Sendable, Hashable {
         Column(name: "bg_bytes_wifi", unit: "B", description: "bytes up + down of background tasks on Wi-Fi") { $0.backgroundBytesWifi },
         Column(name: "bg_bytes_cellular", unit: "B", description: "bytes up + down of background tasks on cellular") { $0.backgroundBytesCellular },
     ] + SilentPushMetrics.columns + BackgroundTaskMetrics.columns + BackgroundTransferMetrics.columns
+        + ContinuedProcessingMetrics.columns
 }
