@@ -53,6 +53,8 @@ final class DocumentationTests: XCTestCase {
         check(MechanismRanges.finishingWork, prefix: "beginBackgroundTask.")
         check(MechanismRanges.urlSession, prefix: "backgroundURLSession.")
         check(MechanismRanges.transfer, prefix: "backgroundTransfer.")
+        check(MechanismRanges.continuedProcessing, prefix: "continuedProcessing.")
+        check(MechanismRanges.continuedJob, prefix: "continuedProcessing.")
         check(GeneratorRanges.apps, prefix: "apps[].")
         check(GeneratorRanges.usage, prefix: "usage.")
         check(GeneratorRanges.power, prefix: "power.")
