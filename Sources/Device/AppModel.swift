@@ -142,6 +142,10 @@ public struct AppModel: Sendable, Hashable, Codable {
     /// (`BGContinuedProcessingTaskRequest`, JSON key `continuedProcessing`);
     /// nil (default): never. Docs/Mechanisms.md.
     public var continuedProcessing: ContinuedProcessingJob? = nil
+    /// Issue 18: how the app's BGTask handlers are written (JSON key
+    /// `handlerStyle`); default `.completionHandler` (the model of issue
+    /// 17 and before). Docs/Semantics.md, "SwiftUI handlers".
+    public var handlerStyle: HandlerStyle = .completionHandler
 
     // Behaviours that the iOS scheduler reacts to (issue 17). Each is off
     // (0) by default, and each draws from its own `RandomPurpose`, so a
@@ -205,7 +209,7 @@ public struct AppModel: Sendable, Hashable, Codable {
              processingRequiresNetwork, retryDelayAfterFailure,
              forceQuitProbability, neverCompletesProbability, cancelsRequestsProbability,
              silentPush, beginBackgroundTask, backgroundTransfer,
-             continuedProcessing
+             continuedProcessing, handlerStyle
     }
 
     public init(from decoder: any Decoder) throws {
@@ -246,6 +250,7 @@ public struct AppModel: Sendable, Hashable, Codable {
         beginBackgroundTask = try c.decodeIfPresent(FinishingWork.self, forKey: .beginBackgroundTask)
         backgroundTransfer = try c.decodeIfPresent(BackgroundTransferModel.self, forKey: .backgroundTransfer)
         continuedProcessing = try c.decodeIfPresent(ContinuedProcessingJob.self, forKey: .continuedProcessing)
+        handlerStyle = try c.value(.handlerStyle, default: d.handlerStyle)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -275,5 +280,6 @@ public struct AppModel: Sendable, Hashable, Codable {
         try c.encodeIfPresent(beginBackgroundTask, forKey: .beginBackgroundTask)
         try c.encodeIfPresent(backgroundTransfer, forKey: .backgroundTransfer)
         try c.encodeIfPresent(continuedProcessing, forKey: .continuedProcessing)
+        if handlerStyle != .completionHandler { try c.encode(handlerStyle, forKey: .handlerStyle) }
     }
 }

@@ -88,6 +88,9 @@ public struct UserMetrics: Sendable, Hashable {
     public var urlSession = BackgroundTransferMetrics()
     /// Continued-processing tasks (Docs/Mechanisms.md).
     public var continuedProcessing = ContinuedProcessingMetrics()
+    /// Issue 18: runs of SwiftUI handlers that ignored their cancellation
+    /// and ran past the budget (also counted in `tasksExpired`).
+    public var runsIgnoredCancellation = 0
 
     public init() {}
 
@@ -140,4 +143,5 @@ public struct UserMetrics: Sendable, Hashable {
         Column(name: "bg_bytes_cellular", unit: "B", description: "bytes up + down of background tasks on cellular") { $0.backgroundBytesCellular },
     ] + SilentPushMetrics.columns + BackgroundTaskMetrics.columns + BackgroundTransferMetrics.columns
         + ContinuedProcessingMetrics.columns
+        + [Column(name: "runs_ignored_cancellation", unit: "count", description: "runs of SwiftUI handlers that ignored their cancellation and ran past the budget, to the hard limit or their work's end (also in tasks_expired)") { Double($0.runsIgnoredCancellation) }]
 }

@@ -55,6 +55,7 @@ final class DocumentationTests: XCTestCase {
         check(MechanismRanges.transfer, prefix: "backgroundTransfer.")
         check(MechanismRanges.continuedProcessing, prefix: "continuedProcessing.")
         check(MechanismRanges.continuedJob, prefix: "continuedProcessing.")
+        check(MechanismRanges.swiftUI)
         check(GeneratorRanges.apps, prefix: "apps[].")
         check(GeneratorRanges.usage, prefix: "usage.")
         check(GeneratorRanges.power, prefix: "power.")

@@ -63,10 +63,16 @@ public enum MechanismRanges {
         RangeRule("cancelPerHour", ValueRange(0, 3_600, unit: "/h")) { $0.cancelPerHour },
     ]
 
+    /// `device.cancellationGrace` (SwiftUI handlers that ignore their cancellation).
+    public static let swiftUI: [RangeRule<DeviceConfiguration>] = [
+        RangeRule("cancellationGrace", .seconds(0, 600, open: true)) { $0.cancellationGrace.seconds },
+    ]
+
     public static func check(device d: DeviceConfiguration, at path: String) throws(SpecError) {
         try urlSession.checkAll(d.backgroundURLSession, under: path + ".backgroundURLSession")
         try silentPush.checkAll(d.silentPush, under: path + ".silentPush")
         try backgroundTask.checkAll(d.beginBackgroundTask, under: path + ".beginBackgroundTask")
+        try swiftUI.checkAll(d, under: path)
         try continuedProcessing.checkAll(d.continuedProcessing, under: path + ".continuedProcessing")
         let cp = d.continuedProcessing
         if cp.maxRunningUnderPressure > cp.maxRunning {
