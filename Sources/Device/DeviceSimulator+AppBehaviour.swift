@@ -35,6 +35,7 @@ extension DeviceSimulator {
         }
         policyObserve(.forceQuit, .forceQuit(app: app))
         if mechanisms.continued != nil { continuedProcessingForceQuit(app: app) }
+        if mechanisms.transfers != nil { transfersSeeForceQuit(app: app) }
     }
 
     /// Whether the user force-quit `app` and has not opened it since: for

@@ -143,5 +143,6 @@ public struct UserMetrics: Sendable, Hashable {
         Column(name: "bg_bytes_cellular", unit: "B", description: "bytes up + down of background tasks on cellular") { $0.backgroundBytesCellular },
     ] + SilentPushMetrics.columns + BackgroundTaskMetrics.columns + BackgroundTransferMetrics.columns
         + ContinuedProcessingMetrics.columns
-        + [Column(name: "runs_ignored_cancellation", unit: "count", description: "runs of SwiftUI handlers that ignored their cancellation and ran past the budget, to the hard limit or their work's end (also in tasks_expired)") { Double($0.runsIgnoredCancellation) }]
+        + [Column(name: "runs_ignored_cancellation", unit: "count", description: "runs of SwiftUI handlers that ignored their cancellation and ran past the budget, to the hard limit or their work's end (also in tasks_expired)") { Double($0.runsIgnoredCancellation) },
+           Column(name: "url_cancelled_force_quit", unit: "count", description: "background URLSession transfers (waiting or running) cancelled when the user force-quit the app") { Double($0.urlSession.cancelledForceQuit) }]
 }
