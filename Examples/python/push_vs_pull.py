@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
-"""Compare the push-vs-pull suites (issue 18) configuration by configuration.
+"""Push versus pull (issue 18), each push configuration against its own pull.
 
-A spec cannot vary the device, so the study is four runs of the same world
-(same seed, same users): Benchmarks/suites/push-vs-pull-none.json (pull
-only) and one per server push strategy. This pairs each configuration of a
-push run with a configuration of the pull-only run *by user* and prints the
-change in fresh-launch ratio, the extra background joules per user-day and
-Σ extra J / Σ extra fresh launches with a percentile bootstrap interval
-over users (the report's own measure, across two runs).
+Benchmarks/suites/push-vs-pull.json is one suite: the server's push
+strategy is its device axis (variants none, every-update,
+at-most-one-per-20m, coalesced-10m), crossed with the pull policies. The
+report compares every configuration with the one baseline ("none: never").
+This pairs each push configuration with a pull-only one *by user*, within
+the same run: "<variant>: <policy>" with "none: <policy>" (what push adds
+to that pull policy) and "<variant>: never" with "none: fixed-interval"
+(pure push against a fixed pull). It prints the change in fresh-launch
+ratio, the extra background joules per user-day and Σ extra J / Σ extra
+fresh launches with a percentile bootstrap interval over users.
 
-    bgbench run Benchmarks/suites/push-vs-pull-none.json --out R/none
-    bgbench run Benchmarks/suites/push-vs-pull.json --out R/every
-    python3 Examples/python/push_vs_pull.py R/none R/every [more push runs]
+    bgbench run Benchmarks/suites/push-vs-pull.json --out R/push-vs-pull
+    python3 Examples/python/push_vs_pull.py R/push-vs-pull
 
 Standard library only.
 """
@@ -19,7 +21,9 @@ import csv
 import random
 import sys
 
-PAIRS = [("never", "never"), ("usage-predictor", "usage-predictor"),
+VARIANTS = ["every-update", "at-most-one-per-20m", "coalesced-10m"]
+# (policy with push, pull-only policy)
+PAIRS = [("never", "never"), ("fixed-interval", "fixed-interval"), ("usage-predictor", "usage-predictor"),
          ("ios-system", "ios-system"), ("never", "fixed-interval")]
 
 
@@ -40,28 +44,28 @@ def ratio(pairs, idx):
 
 
 def main(argv):
-    if len(argv) < 3:
+    if len(argv) != 2:
         print(__doc__.strip(), file=sys.stderr)
         return 64
-    base = load(argv[1])
+    rows = load(argv[1])
     rng = random.Random(1)
-    print("run,configuration,pull_only,users,d_fresh_ratio,extra_j_per_day,j_per_extra_fresh,ci95_low,ci95_high")
-    for run in argv[2:]:
-        push = load(run)
-        for conf, pull in PAIRS:
-            keys = sorted(k[1:] for k in push if k[0] == conf and (pull,) + k[1:] in base)
+    print("configuration,pull_only,users,d_fresh_ratio,extra_j_per_day,j_per_extra_fresh,ci95_low,ci95_high")
+    for variant in VARIANTS:
+        for policy, pull in PAIRS:
+            conf, base = f"{variant}: {policy}", f"none: {pull}"
+            keys = sorted(k[1:] for k in rows if k[0] == conf and (base,) + k[1:] in rows)
             if not keys:
                 continue
             pairs = []
             for k in keys:
-                p, b = push[(conf,) + k], base[(pull,) + k]
+                p, b = rows[(conf,) + k], rows[(base,) + k]
                 pairs.append((p[0] - b[0], p[1] - b[1], p[2] - b[2], p[3]))
             n = len(pairs)
             point = ratio(pairs, range(n))
             boots = sorted(ratio(pairs, [rng.randrange(n) for _ in range(n)]) for _ in range(1000))
             d_ratio = sum(p[2] for p in pairs) / n
             per_day = sum(p[0] / p[3] for p in pairs) / n
-            print(f"{run},{conf},{pull},{n},{d_ratio:.4f},{per_day:.1f},{point:.1f},{boots[25]:.1f},{boots[974]:.1f}")
+            print(f"{conf},{base},{n},{d_ratio:.4f},{per_day:.1f},{point:.1f},{boots[25]:.1f},{boots[974]:.1f}")
     return 0
 
 

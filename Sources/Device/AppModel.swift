@@ -138,6 +138,14 @@ public struct AppModel: Sendable, Hashable, Codable {
     /// Issue 18: a transfer handed to a background URLSession at session
     /// ends (JSON key `backgroundTransfer`); nil (default): never.
     public var backgroundTransfer: BackgroundTransferModel? = nil
+    /// Issue 18: export-like jobs the user starts in the foreground
+    /// (`BGContinuedProcessingTaskRequest`, JSON key `continuedProcessing`);
+    /// nil (default): never. Docs/Mechanisms.md.
+    public var continuedProcessing: ContinuedProcessingJob? = nil
+    /// Issue 18: how the app's BGTask handlers are written (JSON key
+    /// `handlerStyle`); default `.completionHandler` (the model of issue
+    /// 17 and before). Docs/Semantics.md, "SwiftUI handlers".
+    public var handlerStyle: HandlerStyle = .completionHandler
 
     // Behaviours that the iOS scheduler reacts to (issue 17). Each is off
     // (0) by default, and each draws from its own `RandomPurpose`, so a
@@ -200,7 +208,8 @@ public struct AppModel: Sendable, Hashable, Codable {
              backgroundAppRefreshEnabled, processingInterval, processingRequiresExternalPower,
              processingRequiresNetwork, retryDelayAfterFailure,
              forceQuitProbability, neverCompletesProbability, cancelsRequestsProbability,
-             silentPush, beginBackgroundTask, backgroundTransfer
+             silentPush, beginBackgroundTask, backgroundTransfer,
+             continuedProcessing, handlerStyle
     }
 
     public init(from decoder: any Decoder) throws {
@@ -240,6 +249,8 @@ public struct AppModel: Sendable, Hashable, Codable {
         silentPush = try c.value(.silentPush, default: d.silentPush)
         beginBackgroundTask = try c.decodeIfPresent(FinishingWork.self, forKey: .beginBackgroundTask)
         backgroundTransfer = try c.decodeIfPresent(BackgroundTransferModel.self, forKey: .backgroundTransfer)
+        continuedProcessing = try c.decodeIfPresent(ContinuedProcessingJob.self, forKey: .continuedProcessing)
+        handlerStyle = try c.value(.handlerStyle, default: d.handlerStyle)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -268,5 +279,7 @@ public struct AppModel: Sendable, Hashable, Codable {
         if silentPush != .none { try c.encode(silentPush, forKey: .silentPush) }
         try c.encodeIfPresent(beginBackgroundTask, forKey: .beginBackgroundTask)
         try c.encodeIfPresent(backgroundTransfer, forKey: .backgroundTransfer)
+        try c.encodeIfPresent(continuedProcessing, forKey: .continuedProcessing)
+        if handlerStyle != .completionHandler { try c.encode(handlerStyle, forKey: .handlerStyle) }
     }
 }

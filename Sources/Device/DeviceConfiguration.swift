@@ -39,6 +39,15 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
     public var beginBackgroundTask = BackgroundTaskRules()
     /// Issue 18: background URLSession's relaunch rate limit and timeout (JSON key `backgroundURLSession`).
     public var backgroundURLSession = BackgroundTransferRules()
+    /// Issue 18: continued-processing concurrency and pressure (JSON key `continuedProcessing`).
+    public var continuedProcessing = ContinuedProcessingRules()
+    /// Issue 18: how long past its budget a SwiftUI handler that ignores
+    /// its cancellation (`HandlerStyle.swiftUINonCooperative`) runs before
+    /// the system kills the app (JSON key `cancellationGrace`). Duration in
+    /// (0, 600] s; default 5 s: assumption (Apple publishes no figure; the
+    /// BGTask documentation says only that the expiration handler is called
+    /// "shortly before the task’s background time expires").
+    public var cancellationGrace = SimDuration.seconds(5 as Int64)
 
     public init(apps: [String: AppModel] = AppDefaults.apps, defaultApp: AppModel = AppModel(),
                 refreshBudget: SimDuration? = nil, processingBudget: SimDuration? = nil,
@@ -65,7 +74,8 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
              foregroundFetch, chargingWatts,
              lowBatteryPercent, secondLowPowerOfferPercent, lowPowerModeOffPercent,
              maxPendingRefreshPerApp, maxPendingProcessingPerApp,
-             silentPush, beginBackgroundTask, backgroundURLSession
+             silentPush, beginBackgroundTask, backgroundURLSession,
+             continuedProcessing, cancellationGrace
     }
 
     public init(from decoder: any Decoder) throws {
@@ -97,6 +107,8 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
         silentPush = try c.value(.silentPush, default: d.silentPush)
         beginBackgroundTask = try c.value(.beginBackgroundTask, default: d.beginBackgroundTask)
         backgroundURLSession = try c.value(.backgroundURLSession, default: d.backgroundURLSession)
+        continuedProcessing = try c.value(.continuedProcessing, default: d.continuedProcessing)
+        cancellationGrace = try c.duration(.cancellationGrace, default: d.cancellationGrace)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -118,6 +130,12 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
         if beginBackgroundTask != BackgroundTaskRules() { try c.encode(beginBackgroundTask, forKey: .beginBackgroundTask) }
         if backgroundURLSession != BackgroundTransferRules() {
             try c.encode(backgroundURLSession, forKey: .backgroundURLSession)
+        }
+        if cancellationGrace != DeviceConfiguration().cancellationGrace {
+            try c.encodeDuration(cancellationGrace, forKey: .cancellationGrace)
+        }
+        if continuedProcessing != ContinuedProcessingRules() {
+            try c.encode(continuedProcessing, forKey: .continuedProcessing)
         }
     }
 }

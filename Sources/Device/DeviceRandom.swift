@@ -68,4 +68,11 @@ enum RandomPurpose: UInt64 {
     case neverCompletes = 12
     /// The app cancels its requests at a session end (keyed by app and session number).
     case cancelsRequests = 13
+    /// Issue 18 (continued processing): the user starts a job at a session
+    /// start (keyed by app and session start time) / cancels it (by app
+    /// with bit 32 set, and job number).
+    case continuedProcessingUser = 14
+    /// Issue 18 (continued processing): the job's work fails / its server
+    /// latency (keyed by app, bit 32 set for latency, and job number).
+    case continuedProcessingWork = 15
 }

@@ -34,6 +34,8 @@ extension DeviceSimulator {
             sink.record(e)
         }
         policyObserve(.forceQuit, .forceQuit(app: app))
+        if mechanisms.continued != nil { continuedProcessingForceQuit(app: app) }
+        if mechanisms.transfers != nil { transfersSeeForceQuit(app: app) }
     }
 
     /// Whether the user force-quit `app` and has not opened it since: for

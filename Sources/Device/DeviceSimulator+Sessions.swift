@@ -21,6 +21,7 @@ extension DeviceSimulator {
         }
         recordLaunch(app: Int(s.app))
         if mechanisms.transfers != nil { transfersSeeForegroundLaunch(app: s.app) }
+        if mechanisms.continued != nil { userMayStartContinuedProcessing(app: s.app, sessionStart: s.start) }
         if Sink.isEnabled { logState("screen_on") }
         policyObserve(.stateChanged, .stateChanged(.screenOn))
         policyObserve(.launch, .launch(app: s.app))

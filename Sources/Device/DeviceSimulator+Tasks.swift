@@ -109,12 +109,18 @@ extension DeviceSimulator {
         // An app whose handler never completes: the run is held to its
         // budget (drawn only when the probability is above 0; a failed
         // run then computes nothing, as a failed run that completes).
-        let neverP = apps.models.withUnsafeBufferPointer { $0[app].neverCompletesProbability }
-        let holds = neverP > 0 && random.uniform(RandomPurpose.neverCompletes.rawValue, UInt64(slot), n) < neverP
+        // A SwiftUI handler completes when its work returns: never held.
+        let (neverP, style) = apps.models.withUnsafeBufferPointer { ($0[app].neverCompletesProbability, $0[app].handlerStyle) }
+        let holds = neverP > 0 && style == .completionHandler
+            && random.uniform(RandomPurpose.neverCompletes.rawValue, UInt64(slot), n) < neverP
         worker.running.neverCompletes = holds
         worker.running.transferredFraction = nil
         if holds && fails { worker.running.cpuSeconds = 0 }
-        worker.started(endingAt: holds ? deadline : min(natural, deadline))
+        // One that ignores its cancellation runs on to the hard limit.
+        let ignores = style == .swiftUINonCooperative
+        worker.running.ignoresCancellation = ignores
+        let hardLimit = ignores ? deadline + config.cancellationGrace : deadline
+        worker.started(endingAt: holds ? deadline : min(natural, hardLimit))
     }
 
     /// Ends the running task at `now`: naturally, at its budget, cut short
@@ -137,7 +143,12 @@ extension DeviceSimulator {
         let kind = worker.running.request.kind
         let app = Int(worker.running.request.app)
         let held = worker.running.neverCompletes
-        let expired = !connectionLost && (interrupted || now < worker.running.naturalEnd || held)
+        // A run past its budget (a SwiftUI handler that ignored its
+        // cancellation) is expired even if its work then returned.
+        let overran = worker.running.ignoresCancellation
+            && now.microseconds > worker.running.start.microseconds &+ worker.budget(for: kind).microseconds
+        if overran { metrics.user.runsIgnoredCancellation &+= 1 }
+        let expired = !connectionLost && (interrupted || now < worker.running.naturalEnd || held || overran)
         // A held run did its work if it ran to its natural end: only the
         // completion call is missing (the app's copy has the content).
         let workDone = held && !worker.running.fails && now >= worker.running.naturalEnd
@@ -202,6 +213,7 @@ extension DeviceSimulator {
             e.start = worker.running.start; e.end = now; e.outcome = outcome; e.newData = newData
             e.energy = worker.running.ledger
             if held { e.detail = "never_completed" }
+            if overran { e.detail = "ignored_cancellation" }
             sink.record(e)
         }
         // Read through the buffer: `app` is a request's, which the

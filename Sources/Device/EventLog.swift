@@ -36,6 +36,10 @@ public struct DeviceEvent: Sendable, Hashable {
         /// Issue 18: a background URLSession transfer handed, started,
         /// paused, completed, timed out, or its completion delivered (detail).
         case urlSession = "url-session"
+        /// Issue 18: a continued-processing job started, queued, failed to
+        /// start, dropped at a force-quit, completed, failed, cancelled by
+        /// the user or expired under pressure (detail says which).
+        case continuedProcessing = "continued-processing"
     }
     public var kind: Kind
     public var time: SimTime

@@ -86,6 +86,11 @@ public struct UserMetrics: Sendable, Hashable {
     public var backgroundTask = BackgroundTaskMetrics()
     /// Background URLSession transfers (Docs/Mechanisms.md).
     public var urlSession = BackgroundTransferMetrics()
+    /// Continued-processing tasks (Docs/Mechanisms.md).
+    public var continuedProcessing = ContinuedProcessingMetrics()
+    /// Issue 18: runs of SwiftUI handlers that ignored their cancellation
+    /// and ran past the budget (also counted in `tasksExpired`).
+    public var runsIgnoredCancellation = 0
 
     public init() {}
 
@@ -137,4 +142,7 @@ public struct UserMetrics: Sendable, Hashable {
         Column(name: "bg_bytes_wifi", unit: "B", description: "bytes up + down of background tasks on Wi-Fi") { $0.backgroundBytesWifi },
         Column(name: "bg_bytes_cellular", unit: "B", description: "bytes up + down of background tasks on cellular") { $0.backgroundBytesCellular },
     ] + SilentPushMetrics.columns + BackgroundTaskMetrics.columns + BackgroundTransferMetrics.columns
+        + ContinuedProcessingMetrics.columns
+        + [Column(name: "runs_ignored_cancellation", unit: "count", description: "runs of SwiftUI handlers that ignored their cancellation and ran past the budget, to the hard limit or their work's end (also in tasks_expired)") { Double($0.runsIgnoredCancellation) },
+           Column(name: "url_cancelled_force_quit", unit: "count", description: "background URLSession transfers (waiting or running) cancelled when the user force-quit the app") { Double($0.urlSession.cancelledForceQuit) }]
 }

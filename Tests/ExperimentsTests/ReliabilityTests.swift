@@ -65,6 +65,12 @@ final class ReliabilityTests: XCTestCase {
             (spec(users: 100_000_000, days: 3650), "$"),
             (spec(policies: #"[{"name": "usage-predictor", "params": {"slot": "1us"}}]"#), "$.policies[0].params.slot"),
             (spec(policies: #"[{"name": "coalescing", "base": {"name": "fixed-interval", "params": {"interval": "0s"}}}]"#), "$.policies[0].base.params.interval"),
+            // Issue 18, continued processing and SwiftUI handlers.
+            (spec(#""cancellationGrace": "0s""#), "$.device.cancellationGrace"),
+            (spec(#""continuedProcessing": {"maxRunning": 0}"#), "$.device.continuedProcessing.maxRunning"),
+            (spec(#""continuedProcessing": {"maxRunning": 2, "maxRunningUnderPressure": 3}"#), "$.device.continuedProcessing.maxRunningUnderPressure"),
+            (spec(#""apps": {"news": {"continuedProcessing": {"probability": 2}}}"#), "$.device.apps.news.continuedProcessing.probability"),
+            (spec(#""apps": {"news": {"continuedProcessing": {"probability": 0.1, "cancelPerHour": -1}}}"#), "$.device.apps.news.continuedProcessing.cancelPerHour"),
         ]
         for (i, (text, path)) in cases.enumerated() {
             let file = try write(text, "case\(i).json")

@@ -28,7 +28,7 @@ protocol DeviceMechanism {
 ///
 /// Registered (issue 18, Sources/Device/Mechanisms, Docs/Mechanisms.md), in
 /// this order: silent push, `beginBackgroundTask` at session ends,
-/// background URLSession. Each is nil while off (no app uses it): then
+/// background URLSession, continued processing. Each is nil while off (no app uses it): then
 /// `nextEventTime` stays `.farFuture` and `isOn` false, and the loop runs
 /// as without them.
 struct RegisteredMechanisms {
@@ -38,6 +38,8 @@ struct RegisteredMechanisms {
     var extraTime: BackgroundTaskExtension?
     /// Background URLSession (`DeviceSimulator+BackgroundTransfers.swift`).
     var transfers: BackgroundTransfers?
+    /// Continued-processing tasks (`DeviceSimulator+ContinuedProcessing.swift`).
+    var continued: ContinuedProcessing?
     /// Per app, `random.prefix(transferHanded, app)`: whether it hands a transfer at a session end.
     let transferPrefixes: [UInt64]
     /// Whether any mechanism is registered on this device (the loop's per-step hook).
@@ -53,7 +55,8 @@ struct RegisteredMechanisms {
         transfers = hands ? BackgroundTransfers(apps: models.count, rules: configuration.backgroundURLSession) : nil
         transferPrefixes = hands
             ? (0..<UInt64(models.count)).map { random.prefix(RandomPurpose.transferHanded.rawValue, $0) } : []
-        isOn = push != nil || extraTime != nil || transfers != nil
+        continued = ContinuedProcessing(models: models, rules: configuration.continuedProcessing, random: random)
+        isOn = push != nil || extraTime != nil || transfers != nil || continued != nil
         changed()
     }
 
@@ -61,7 +64,7 @@ struct RegisteredMechanisms {
     /// called wherever one of them changes.
     mutating func changed() {
         nextEventTime = min(push?.nextTime ?? .farFuture, extraTime?.nextEnd ?? .farFuture,
-                            transfers?.nextTime ?? .farFuture)
+                            transfers?.nextTime ?? .farFuture, continued?.nextTime ?? .farFuture)
     }
 }
 
@@ -76,6 +79,8 @@ extension DeviceSimulator {
             backgroundTaskEvent()
         } else if let t = mechanisms.transfers?.nextTime, t <= now {
             backgroundTransferEvent()
+        } else if let t = mechanisms.continued?.nextTime, t <= now {
+            continuedProcessingEvent()
         }
         mechanisms.changed()
     }
@@ -86,6 +91,7 @@ extension DeviceSimulator {
     mutating func mechanismsAfterStep() {
         silentPushAfterStep()
         if let t = mechanisms.transfers, t.waitingCount > 0 { examineTransfers() }
+        continuedProcessingAfterStep()
         mechanisms.changed()
     }
 
@@ -93,5 +99,6 @@ extension DeviceSimulator {
     mutating func finishMechanisms() {
         finishSilentPush()
         finishBackgroundTasks()
+        finishContinuedProcessing()
     }
 }

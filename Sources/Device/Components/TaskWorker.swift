@@ -63,6 +63,9 @@ struct TaskWorker {
         /// The handler never calls its completion handler: the run is held
         /// until its budget (`AppModel.neverCompletesProbability`).
         var neverCompletes = false
+        /// A SwiftUI handler that ignores its cancellation
+        /// (`HandlerStyle.swiftUINonCooperative`): it may run past its budget.
+        var ignoresCancellation = false
         /// The network its transfer uses (`.offline`: no transfer).
         var network = NetworkType.offline
         /// The share of its transfer's bytes that moved, once its transfer

@@ -26,6 +26,9 @@ public struct BackgroundTransferMetrics: Sendable, Hashable {
     /// to the relaunch (the rate limit), seconds.
     public var relaunchWaitSumSeconds = 0.0
 
+    /// Transfers (waiting or running) cancelled when the user force-quit the app.
+    public var cancelledForceQuit = 0
+
     public init() {}
 
     public var meanRelaunchWaitSeconds: Double { relaunches > 0 ? relaunchWaitSumSeconds / Double(relaunches) : .nan }

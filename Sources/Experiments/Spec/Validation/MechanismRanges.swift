@@ -49,10 +49,37 @@ public enum MechanismRanges {
         RangeRule("followUps", ValueRange(0, 100)) { Double($0.followUps) },
     ]
 
+    /// `device.continuedProcessing` (`maxRunningUnderPressure` is also
+    /// checked against `maxRunning` in ``check(device:at:)``).
+    public static let continuedProcessing: [RangeRule<ContinuedProcessingRules>] = [
+        RangeRule("maxRunning", ValueRange(1, 16)) { Double($0.maxRunning) },
+        RangeRule("maxRunningUnderPressure", ValueRange(0, 16)) { Double($0.maxRunningUnderPressure) },
+        RangeRule("pressureBatteryPercent", ValueRange(0, 100, unit: "%")) { $0.pressureBatteryPercent },
+    ]
+
+    /// An app's `continuedProcessing` (its `work` is checked as a work model).
+    public static let continuedJob: [RangeRule<ContinuedProcessingJob>] = [
+        RangeRule("probability", .probability) { $0.probability },
+        RangeRule("cancelPerHour", ValueRange(0, 3_600, unit: "/h")) { $0.cancelPerHour },
+    ]
+
+    /// `device.cancellationGrace` (SwiftUI handlers that ignore their cancellation).
+    public static let swiftUI: [RangeRule<DeviceConfiguration>] = [
+        RangeRule("cancellationGrace", .seconds(0, 600, open: true)) { $0.cancellationGrace.seconds },
+    ]
+
     public static func check(device d: DeviceConfiguration, at path: String) throws(SpecError) {
         try urlSession.checkAll(d.backgroundURLSession, under: path + ".backgroundURLSession")
         try silentPush.checkAll(d.silentPush, under: path + ".silentPush")
         try backgroundTask.checkAll(d.beginBackgroundTask, under: path + ".beginBackgroundTask")
+        try swiftUI.checkAll(d, under: path)
+        try continuedProcessing.checkAll(d.continuedProcessing, under: path + ".continuedProcessing")
+        let cp = d.continuedProcessing
+        if cp.maxRunningUnderPressure > cp.maxRunning {
+            try RangeRule<ContinuedProcessingRules>("maxRunningUnderPressure",
+                                                    ValueRange(0, Double(cp.maxRunning))) { Double($0.maxRunningUnderPressure) }
+                .check(cp, under: path + ".continuedProcessing")
+        }
     }
 
     public static func check(app model: AppModel, at path: String) throws(SpecError) {
@@ -61,6 +88,10 @@ public enum MechanismRanges {
         if let f = model.beginBackgroundTask {
             try finishingWork.checkAll(f, under: path + ".beginBackgroundTask")
             try AppModelRanges.work.checkAll(f.work, under: path + ".beginBackgroundTask.work")
+        }
+        if let j = model.continuedProcessing {
+            try continuedJob.checkAll(j, under: path + ".continuedProcessing")
+            try AppModelRanges.work.checkAll(j.work, under: path + ".continuedProcessing.work")
         }
     }
 }
