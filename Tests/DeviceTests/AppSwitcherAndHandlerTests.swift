@@ -64,15 +64,16 @@ final class AppSwitcherAndHandlerTests: XCTestCase {
         XCTAssertFalse(sim.appIsForceQuit(1))
 
         var state = DeviceState(network: .wifi)
-        state.forceQuitApps.insert(70)   // beyond one word of the set
-        for app: Int32 in [0, 69, 70, 71] {
+        state.forceQuitApps.insert(63)   // the set's last app index
+        for app: Int32 in [0, 62, 63, 64, 70] {
             let r = TaskRequest(id: RequestID(1), app: app, identifier: 0, kind: .appRefresh, earliestBegin: .zero,
                                 submittedAt: .zero)
             let ctx = PolicyContext(now: .zero, device: state, pending: [r], appCount: 80)
             XCTAssertEqual(EligibilityTest(ctx).allows(r), ctx.isEligible(r), "app \(app)")
-            XCTAssertEqual(ctx.refusal(for: r) == .appForceQuit, app == 70, "app \(app)")
+            XCTAssertEqual(ctx.refusal(for: r) == .appForceQuit, app == 63, "app \(app)")
         }
-        state.forceQuitApps.remove(70)
+        XCTAssertEqual(state.forceQuitApps.apps, [63])
+        state.forceQuitApps.remove(63)
         XCTAssertEqual(state.forceQuitApps, AppSet(), "removing the last app gives the empty set")
     }
 

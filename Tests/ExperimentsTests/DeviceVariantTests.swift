@@ -2,6 +2,7 @@ import Device
 import Foundation
 import XCTest
 @testable import Experiments
+import Traces
 
 /// The `devices` axis: variants merged over `device`, labels
 /// `<variant>: <policy>`, errors at the variant's JSON path, and each
@@ -78,5 +79,36 @@ final class DeviceVariantTests: XCTestCase {
             // Bit patterns, so that a NaN column (a mean over nothing) equals itself.
             XCTAssertEqual(out.results.row(i).map(\.bitPattern), base.results.row(r).map(\.bitPattern))
         }
+    }
+}
+
+/// Force-quit reaches the first 64 apps of a device (`AppSet`): a spec that
+/// gives a later app a force-quit probability is rejected at its JSON path.
+final class ForceQuitReachTests: XCTestCase {
+    func spec(_ device: String) throws -> ExperimentSpec {
+        try ExperimentSpec.parse("""
+        {"name": "t", "seed": 1, "traces": "unused", "device": \(device), "policies": [{"name": "never"}]}
+        """, registry: .standard)
+    }
+
+    func world(apps: Int) -> TraceSet {
+        let app = TraceApp(name: "a", contentUpdatesPerHour: 1, basePopularity: 1)
+        return TraceSet(apps: (0..<apps).map { var a = app; a.name = "app\($0)"; return a }, days: 1, users: [])
+    }
+
+    func testAnAppPastTheSixtyFourthCannotBeForceQuit() throws {
+        XCTAssertThrowsError(try WorldChecks.check(try spec(#"{"apps": {"app64": {"forceQuitProbability": 0.1}}}"#),
+                                                   traceSet: world(apps: 65), threads: 1)) { error in
+            XCTAssertEqual((error as? SpecError)?.path, "$.device.apps.app64.forceQuitProbability")
+        }
+        XCTAssertThrowsError(try WorldChecks.check(try spec(#"{"apps": {}, "defaultApp": {"forceQuitProbability": 0.1}}"#),
+                                                   traceSet: world(apps: 65), threads: 1)) { error in
+            XCTAssertEqual((error as? SpecError)?.path, "$.device.defaultApp.forceQuitProbability")
+        }
+        // The 64th app (index 63) can; so can every app of a 64-app world.
+        XCTAssertNoThrow(try WorldChecks.check(try spec(#"{"apps": {"app63": {"forceQuitProbability": 0.1}}}"#),
+                                               traceSet: world(apps: 65), threads: 1))
+        XCTAssertNoThrow(try WorldChecks.check(try spec(#"{"apps": {}, "defaultApp": {"forceQuitProbability": 0.1}}"#),
+                                               traceSet: world(apps: 64), threads: 1))
     }
 }

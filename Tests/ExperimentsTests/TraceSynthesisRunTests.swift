@@ -111,3 +111,19 @@ final class TraceSynthesisRunTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("out2")))
     }
 }
+
+enum ImportFixture {
+    static let lsapp = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../Datasets/import-examples/lsapp-sample.tsv").standardized
+}
+
+extension TraceSynthesisRunTests {
+    func testStatsOfASessionsOnlySetSayWhichStreamsAreMissing() throws {
+        try TraceCommands.importLog(ImportFixture.lsapp, format: .lsapp, seed: 0, out: dir.url.appendingPathComponent("bare"), sessionsOnly: true)
+        let text = try TraceCommands.stats(directory: dir.url.appendingPathComponent("bare"))
+        XCTAssertTrue(text.hasPrefix("The set omits the power, network, content stream(s)"), text)
+        let full = try TraceCommands.stats(directory: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Datasets/sample-20x7").standardized)
+        XCTAssertFalse(full.contains("The set omits"))
+    }
+}

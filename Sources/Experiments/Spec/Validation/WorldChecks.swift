@@ -1,4 +1,5 @@
 import Traces
+import Device
 
 /// The checks that need the world (the generator's apps or the trace set)
 /// and the thread count, run by `validate` and by `run` through the same
@@ -19,9 +20,29 @@ public enum WorldChecks {
             apps = traceSet.apps.map(\.name); users = traceSet.users.count; days = traceSet.days
         }
         try DeviceRanges.checkAppNames(spec.appsNamedInDevice, worldApps: apps, at: "$.device.apps")
+        try checkForceQuitReach(spec, worldApps: apps)
         try ResourceLimits.checkMemory(users: users, days: days, replications: spec.replications,
                                        configurations: spec.configurations.count, metrics: Runner.metrics.count,
                                        threads: threads, updatesPerDay: updatesPerDay, sessionsPerDay: sessionsPerDay,
                                        path: "$")
+    }
+
+    /// Only the first `AppSet.capacity` apps of a device can be force-quit
+    /// (the set is one inline word of the device state: `AppSet`). A later
+    /// app with a force-quit probability above 0 is an input error, named
+    /// at the JSON path that gave it the probability.
+    static func checkForceQuitReach(_ spec: ExperimentSpec, worldApps: [String]) throws(SpecError) {
+        let limit = Int(AppSet.capacity)
+        guard worldApps.count > limit else { return }
+        var devices: [(DeviceConfiguration, String)] = [(spec.device, "$.device")]
+        for (i, v) in spec.deviceVariants.enumerated() { devices.append((v.device, "$.devices[\(i)].device")) }
+        for (device, path) in devices {
+            for name in worldApps[limit...] where device.model(forApp: name).forceQuitProbability > 0 {
+                let key = device.apps[name] != nil ? "apps.\(name)" : "defaultApp"
+                throw SpecError(path: "\(path).\(key).forceQuitProbability",
+                                message: "app \"\(name)\" is app \(worldApps.firstIndex(of: name)! + 1) of \(worldApps.count); "
+                                    + "force-quit is modelled for the first \(limit) apps of a device only (Docs/Semantics.md, \"Force-quit\")")
+            }
+        }
     }
 }
