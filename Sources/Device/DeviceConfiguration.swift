@@ -39,6 +39,8 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
     public var beginBackgroundTask = BackgroundTaskRules()
     /// Issue 18: background URLSession's relaunch rate limit and timeout (JSON key `backgroundURLSession`).
     public var backgroundURLSession = BackgroundTransferRules()
+    /// Issue 19: outages of the apps' backends (JSON key `backendOutages`; off by default).
+    public var backendOutages = BackendOutageModel()
 
     public init(apps: [String: AppModel] = AppDefaults.apps, defaultApp: AppModel = AppModel(),
                 refreshBudget: SimDuration? = nil, processingBudget: SimDuration? = nil,
@@ -65,7 +67,8 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
              foregroundFetch, chargingWatts,
              lowBatteryPercent, secondLowPowerOfferPercent, lowPowerModeOffPercent,
              maxPendingRefreshPerApp, maxPendingProcessingPerApp,
-             silentPush, beginBackgroundTask, backgroundURLSession
+             silentPush, beginBackgroundTask, backgroundURLSession,
+             backendOutages
     }
 
     public init(from decoder: any Decoder) throws {
@@ -97,6 +100,7 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
         silentPush = try c.value(.silentPush, default: d.silentPush)
         beginBackgroundTask = try c.value(.beginBackgroundTask, default: d.beginBackgroundTask)
         backgroundURLSession = try c.value(.backgroundURLSession, default: d.backgroundURLSession)
+        backendOutages = try c.value(.backendOutages, default: d.backendOutages)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -119,5 +123,6 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
         if backgroundURLSession != BackgroundTransferRules() {
             try c.encode(backgroundURLSession, forKey: .backgroundURLSession)
         }
+        if backendOutages != BackendOutageModel() { try c.encode(backendOutages, forKey: .backendOutages) }
     }
 }

@@ -68,4 +68,8 @@ enum RandomPurpose: UInt64 {
     case neverCompletes = 12
     /// The app cancels its requests at a session end (keyed by app and session number).
     case cancelsRequests = 13
+    // Issue 19 (backend outages, `BackendOutages`): the k-th up-time and the
+    // k-th outage duration of an app's backend (keyed by app and k).
+    case outageUptime = 16
+    case outageDuration = 17
 }

@@ -80,6 +80,10 @@ extension DeviceSimulator {
         worker.running.network = .offline
         if usesNetwork {
             if network.isOnline {
+                // The app's backend is down (issue 19): the request goes out
+                // and the run fails as a drawn failure does (after the
+                // transfer and the server's latency, no CPU).
+                if outages.isDown(app: app, at: now) { fails = true }
                 worker.running.network = network
                 let shape = worker.transferShapes.withUnsafeBufferPointer { $0[slot &* 3 &+ Int(network.rawValue)] }
                 let latency = worker.serverLatency(slot: slot, run: n)
