@@ -206,6 +206,10 @@ extension DeviceSimulator {
             e.start = worker.running.start; e.end = now; e.outcome = outcome; e.newData = newData
             e.energy = worker.running.ledger
             if held { e.detail = "never_completed" }
+            // Issue 19: a networked run that failed having started while its
+            // app's backend was down (never set with outages off).
+            else if outcome == .failed && worker.running.network != .offline
+                        && outages.isDown(app: app, at: worker.running.start) { e.detail = "backend_outage" }
             sink.record(e)
         }
         // Read through the buffer: `app` is a request's, which the

@@ -61,6 +61,9 @@ final class BackoffOutageTests: XCTestCase {
             i += 1
         }
         XCTAssertGreaterThan(bursts, 1)
+        // Every failure here is an outage's, and the event log says so.
+        XCTAssertTrue(runs.filter { $0.outcome == .failed }.allSatisfy { $0.detail == "backend_outage" })
+        XCTAssertFalse(runs.contains { $0.outcome != .failed && $0.detail == "backend_outage" })
         XCTAssertLessThan(m.tasksFailed * 4, baseMetrics.tasksFailed, "a 1 h outage: ≤ 5 attempts, not 60")
         XCTAssertLessThan(m.energy.total, baseMetrics.energy.total)
     }
