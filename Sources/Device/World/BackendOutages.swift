@@ -69,6 +69,9 @@ struct BackendOutages {
     /// Per app, the outages as sorted, disjoint [start, end) intervals.
     let starts: [[SimTime]]
     let ends: [[SimTime]]
+    /// Whether any app has an outage: the one test a task start pays when
+    /// outages are off (no per-app array is touched).
+    let any: Bool
 
     init(model: BackendOutageModel, apps: Int, horizon: SimTime, random: DeviceRandom) {
         var starts = Array(repeating: [SimTime](), count: apps)
@@ -93,11 +96,13 @@ struct BackendOutages {
         }
         self.starts = starts
         self.ends = ends
+        any = starts.contains { !$0.isEmpty }
     }
 
     /// Whether app `app`'s backend is down at `time`.
+    @inline(__always)
     func isDown(app: Int, at time: SimTime) -> Bool {
-        guard app < starts.count else { return false }
+        guard any, app < starts.count else { return false }
         let s = starts[app]
         guard !s.isEmpty else { return false }
         // The last outage starting at or before `time` (binary search).
