@@ -48,6 +48,8 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
     /// BGTask documentation says only that the expiration handler is called
     /// "shortly before the task’s background time expires").
     public var cancellationGrace = SimDuration.seconds(5 as Int64)
+    /// Issue 19: outages of the apps' backends (JSON key `backendOutages`; off by default).
+    public var backendOutages = BackendOutageModel()
 
     public init(apps: [String: AppModel] = AppDefaults.apps, defaultApp: AppModel = AppModel(),
                 refreshBudget: SimDuration? = nil, processingBudget: SimDuration? = nil,
@@ -75,7 +77,8 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
              lowBatteryPercent, secondLowPowerOfferPercent, lowPowerModeOffPercent,
              maxPendingRefreshPerApp, maxPendingProcessingPerApp,
              silentPush, beginBackgroundTask, backgroundURLSession,
-             continuedProcessing, cancellationGrace
+             continuedProcessing, cancellationGrace,
+             backendOutages
     }
 
     public init(from decoder: any Decoder) throws {
@@ -109,6 +112,7 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
         backgroundURLSession = try c.value(.backgroundURLSession, default: d.backgroundURLSession)
         continuedProcessing = try c.value(.continuedProcessing, default: d.continuedProcessing)
         cancellationGrace = try c.duration(.cancellationGrace, default: d.cancellationGrace)
+        backendOutages = try c.value(.backendOutages, default: d.backendOutages)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -137,5 +141,6 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
         if continuedProcessing != ContinuedProcessingRules() {
             try c.encode(continuedProcessing, forKey: .continuedProcessing)
         }
+        if backendOutages != BackendOutageModel() { try c.encode(backendOutages, forKey: .backendOutages) }
     }
 }

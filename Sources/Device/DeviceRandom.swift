@@ -75,4 +75,8 @@ enum RandomPurpose: UInt64 {
     /// Issue 18 (continued processing): the job's work fails / its server
     /// latency (keyed by app, bit 32 set for latency, and job number).
     case continuedProcessingWork = 15
+    // Issue 19 (backend outages, `BackendOutages`): the k-th up-time and the
+    // k-th outage duration of an app's backend (keyed by app and k).
+    case outageUptime = 16
+    case outageDuration = 17
 }

@@ -80,6 +80,10 @@ extension DeviceSimulator {
         worker.running.network = .offline
         if usesNetwork {
             if network.isOnline {
+                // The app's backend is down (issue 19): the request goes out
+                // and the run fails as a drawn failure does (after the
+                // transfer and the server's latency, no CPU).
+                if outages.isDown(app: app, at: now) { fails = true }
                 worker.running.network = network
                 let shape = worker.transferShapes.withUnsafeBufferPointer { $0[slot &* 3 &+ Int(network.rawValue)] }
                 let latency = worker.serverLatency(slot: slot, run: n)
@@ -212,8 +216,14 @@ extension DeviceSimulator {
             e.requestedAt = worker.running.request.submittedAt; e.earliestBegin = worker.running.request.earliestBegin
             e.start = worker.running.start; e.end = now; e.outcome = outcome; e.newData = newData
             e.energy = worker.running.ledger
+            // At most one applies: a SwiftUI handler (`overran`) is never
+            // held, and a held run ends expired, not failed.
             if held { e.detail = "never_completed" }
-            if overran { e.detail = "ignored_cancellation" }
+            else if overran { e.detail = "ignored_cancellation" }
+            // Issue 19: a networked run that failed having started while its
+            // app's backend was down (never set with outages off).
+            else if outcome == .failed && worker.running.network != .offline
+                        && outages.isDown(app: app, at: worker.running.start) { e.detail = "backend_outage" }
             sink.record(e)
         }
         // Read through the buffer: `app` is a request's, which the

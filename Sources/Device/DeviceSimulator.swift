@@ -63,6 +63,8 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     /// context, `ctx.pending` (see `pending`).
     var scheduler: BackgroundTaskScheduler
     var worker: TaskWorker
+    /// Outages of the apps' backends (issue 19; none unless configured).
+    let outages: BackendOutages
     var apps: InstalledApps
     var metrics: MetricsAccumulator
     var mechanisms: RegisteredMechanisms
@@ -175,6 +177,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
                             memo: memo)
         metrics = MetricsAccumulator(launches: trace.sessions.count,
                                      initialBatteryPercent: trace.initialBatteryPercent)
+        outages = BackendOutages(model: configuration.backendOutages, apps: n, horizon: trace.horizon, random: random)
         mechanisms = RegisteredMechanisms(trace: trace, configuration: configuration, models: models, random: random)
         // One pending request at most per app and interned identifier.
         plans = KeptPlans(capacity: n * internedIdentifiers.count)

@@ -7,12 +7,26 @@ import SimCore
 /// in a row) up to `cap`, optionally jittered; a success or a foreground
 /// launch of the app resets it.
 ///
+/// How it composes with the app's own retry (Docs/Semantics.md, "Backoff and
+/// the app's retry"): the rule of Android's WorkManager, where a worker that
+/// fails asks to be retried (`Result.retry()`) and the system decides when,
+/// at the failure plus initial·2^(n−1) (n = run attempts), capped at 5 h.
+/// Here the app keeps its own retry (it submits again with an earliest
+/// begin `AppModel.retryDelayAfterFailure` after the failure) and the
+/// wrapper holds that request until the failed run's end plus the delay:
+/// the next attempt is at max(the app's retry, end + delay). The wrapped
+/// policy's decisions are otherwise unchanged.
+///
 /// Source: Android `JobInfo` / WorkManager backoff (`BACKOFF_POLICY_EXPONENTIAL`,
 /// initial 30 s, cap 5 h) — AOSP `JobSchedulerService`.
 /// Parameters:
-/// - `initial` (duration, default 30s): the first delay.
-/// - `factor` (number, default 2): growth per failure.
-/// - `cap` (duration, default 5h): the longest delay.
+/// - `initial` (duration in [1 s, 30 d], default 2m): the first delay.
+///   Android's default is 30 s, which is shorter than the apps' own 1-minute
+///   retry here, so it held nothing before a third failure in a row; 2 min
+///   (twice the app's retry, an assumption) makes the first held retry
+///   already later than the app's own.
+/// - `factor` (number in [1, 1000], default 2): growth per failure.
+/// - `cap` (duration in [1 s, 365 d], default 5h): the longest delay.
 /// - `jitter` (number in [0, 1], default 0): each delay is scaled by a
 ///   deterministic factor in [1 − jitter, 1 + jitter].
 /// - `base` (policy, required): the policy whose runs are held back.
@@ -31,7 +45,7 @@ public struct ExponentialBackoffPolicy<Base: SchedulingPolicy>: SchedulingPolicy
     var blockedAtMostUntil: SimTime = .zero
     var draws: UInt64 = 0
 
-    public init(base: Base, initial: SimDuration = .seconds(30 as Int64), factor: Double = 2,
+    public init(base: Base, initial: SimDuration = .minutes(2), factor: Double = 2,
                 cap: SimDuration = .hours(5), jitter: Double = 0) {
         self.base = base
         self.initial = initial

@@ -42,7 +42,7 @@ extension PolicyRegistry {
         PolicyDescriptor(
             name: "exponential-backoff", summary: "after a failure, delays the app's next run initial·factor^(n−1) up to cap; resets on success or launch",
             parameters: [
-                PolicyParameter("initial", .duration, default: .string("30s"), "first delay"),
+                PolicyParameter("initial", .duration, default: .string("2m"), "first delay (twice the apps' 1-minute retry)"),
                 PolicyParameter("factor", .number, default: .number(2), range: 1...1000, "growth per failure in a row"),
                 PolicyParameter("cap", .duration, default: .string("5h"), "longest delay"),
                 PolicyParameter("jitter", .number, default: .number(0), range: 0...1, "delays scaled by a factor in [1−jitter, 1+jitter]"),

@@ -58,7 +58,7 @@ final class PolicyBehaviourTests: XCTestCase {
         config.defaultApp.retryDelayAfterFailure = .seconds(1 as Int64)
         let t = trace(days: 1, apps: ["news"], sessions: makeSessions([(at(day: 0, 1), 0), (at(day: 0, 10), 0)]),
                       updates: [[]])
-        let policy = ExponentialBackoffPolicy(base: GreedyPolicy(), cap: .seconds(480 as Int64))
+        let policy = ExponentialBackoffPolicy(base: GreedyPolicy(), initial: .seconds(30 as Int64), cap: .seconds(480 as Int64))
         let (m, log) = simulateDeviceWithLog(trace: t, configuration: config, policy: policy, randomKey: 1)
         let tasks = log.events.filter { $0.kind == .task }
         XCTAssertTrue(tasks.allSatisfy { $0.outcome == .failed })
@@ -72,10 +72,13 @@ final class PolicyBehaviourTests: XCTestCase {
         XCTAssertEqual((afterLaunch[1].start! - afterLaunch[0].end!).seconds, 30)
         XCTAssertEqual((afterLaunch[2].start! - afterLaunch[1].end!).seconds, 60)
         XCTAssertGreaterThan(m.tasksFailed, 10)
-        // Android's defaults.
-        let android = ExponentialBackoffPolicy(base: NeverPolicy())
+        // Android's initial delay and cap.
+        let android = ExponentialBackoffPolicy(base: NeverPolicy(), initial: .seconds(30 as Int64))
         XCTAssertEqual((1...4).map { android.delay(afterFailures: $0).seconds }, [30, 60, 120, 240])
         XCTAssertEqual(android.delay(afterFailures: 30), .hours(5))
+        // The default starts at 2 min, twice the apps' own 1-minute retry.
+        XCTAssertEqual((1...3).map { ExponentialBackoffPolicy(base: NeverPolicy()).delay(afterFailures: $0).seconds },
+                       [120, 240, 480])
     }
 
     /// The oracle is at least as fresh as greedy for far less energy; never spends nothing.

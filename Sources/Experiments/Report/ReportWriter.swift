@@ -96,6 +96,7 @@ struct ReportWriter {
         md += "![Background wakes by hour of day](wakes_by_hour.svg)\n\n"
         md += frontierSection()
         md += headroomSection()
+        md += backoffSection()
         md += comparisonTable()
         md += files(hasEvents: hasEvents)
         return md

@@ -1,0 +1,123 @@
+import Foundation
+import SimCore
+
+/// Server outages of each app's backend: an alternating renewal process per
+/// app, up-time then outage then up-time … from the start of the run.
+/// During an outage every networked background run of that app fails
+/// (Docs/Semantics.md, "Backend outages"). Part of ``DeviceConfiguration``
+/// (JSON key `backendOutages`); off unless `perDay` is above 0.
+///
+/// Why a renewal process with log-normal durations: outages are rare
+/// events of very unequal length (of 525 publicly recorded cloud outages
+/// in 2016, "17% of outages lasted for less than 1 hour; 51% lasted between
+/// 1 and 5 hours, and the remaining 32% lasted anywhere between 5 and 72
+/// hours", blackswantec.com/learn), which a log-normal reproduces in shape;
+/// exponential up-times (a Poisson process of outage starts) are the usual
+/// assumption of availability models. The parameters are assumptions, not
+/// fits (Docs/Semantics.md, "Backend outages", says what they give).
+public struct BackendOutageModel: Sendable, Hashable, Codable {
+    /// Outage starts per app and day of up-time (the rate of the
+    /// exponential up-time). Per day, in [0, 48]; default 0 (off).
+    /// Assumption; the default suite uses 0.1 (one outage per app about
+    /// every 10 days), see Docs/Semantics.md.
+    public var perDay: Double
+    /// Median outage duration (log-normal). Duration in [1 s, 1 day];
+    /// default 1 h (assumption: half of the outages shorter than an hour,
+    /// shorter than the publicly recorded ones, which are the large ones).
+    public var medianDuration: SimDuration
+    /// σ of the log of the outage duration. In [0, 3]; default 1 (the
+    /// middle 68 % of outages last between median/e and median·e, about
+    /// 22 min to 2.7 h at the default median; 5 % last over 5 h). Assumption.
+    public var durationSigma: Double
+
+    public init(perDay: Double = 0, medianDuration: SimDuration = .hours(1), durationSigma: Double = 1) {
+        self.perDay = perDay
+        self.medianDuration = medianDuration
+        self.durationSigma = durationSigma
+    }
+
+    /// Whether any outage can happen.
+    public var isOn: Bool { perDay > 0 }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case perDay, medianDuration, durationSigma }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.container(keyedBy: AnyCodingKey.self)
+            .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = BackendOutageModel()
+        perDay = try c.value(.perDay, default: d.perDay)
+        medianDuration = try c.duration(.medianDuration, default: d.medianDuration)
+        durationSigma = try c.value(.durationSigma, default: d.durationSigma)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(perDay, forKey: .perDay)
+        try c.encodeDuration(medianDuration, forKey: .medianDuration)
+        try c.encode(durationSigma, forKey: .durationSigma)
+    }
+}
+
+/// One device's outage intervals, per app, drawn at the simulator's start
+/// from the device's keyed randomness: the k-th up-time of app a from
+/// `RandomPurpose.outageUptime` (a, k), the k-th duration from
+/// `RandomPurpose.outageDuration` (a, k). So an outage is the same event
+/// under every policy (common random numbers), and no existing stream is
+/// consumed.
+struct BackendOutages {
+    /// Per app, the outages as sorted, disjoint [start, end) intervals.
+    let starts: [[SimTime]]
+    let ends: [[SimTime]]
+    /// Whether any app has an outage: the one test a task start pays when
+    /// outages are off (no per-app array is touched).
+    let any: Bool
+
+    init(model: BackendOutageModel, apps: Int, horizon: SimTime, random: DeviceRandom) {
+        var starts = Array(repeating: [SimTime](), count: apps)
+        var ends = Array(repeating: [SimTime](), count: apps)
+        if model.isOn {
+            let meanUpSeconds = 86_400 / model.perDay
+            for a in 0..<apps {
+                var t = SimTime.zero
+                var k: UInt64 = 0
+                while true {
+                    let u = random.uniform(RandomPurpose.outageUptime.rawValue, UInt64(a), k)
+                    t = t + .seconds(-meanUpSeconds * Foundation.log1p(-u))
+                    if t >= horizon { break }
+                    let z = standardNormalQuantile(random.uniform(RandomPurpose.outageDuration.rawValue, UInt64(a), k))
+                    let seconds = min(model.medianDuration.seconds * Foundation.exp(model.durationSigma * z), 7 * 86_400)
+                    starts[a].append(t)
+                    t = t + .seconds(max(1, seconds))
+                    ends[a].append(t)
+                    k += 1
+                }
+            }
+        }
+        self.starts = starts
+        self.ends = ends
+        any = starts.contains { !$0.isEmpty }
+    }
+
+    /// Whether app `app`'s backend is down at `time`.
+    @inline(__always)
+    func isDown(app: Int, at time: SimTime) -> Bool {
+        guard any, app < starts.count else { return false }
+        let s = starts[app]
+        guard !s.isEmpty else { return false }
+        // The last outage starting at or before `time` (binary search).
+        var lo = 0, hi = s.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if s[mid] <= time { lo = mid + 1 } else { hi = mid }
+        }
+        return lo > 0 && time < ends[app][lo - 1]
+    }
+
+    /// The total outage time of app `app` before `horizon` (for tests and docs).
+    func downtime(app: Int, before horizon: SimTime) -> SimDuration {
+        var total = SimDuration.zero
+        for (s, e) in zip(starts[app], ends[app]) where s < horizon { total = total + (min(e, horizon) - s) }
+        return total
+    }
+}
