@@ -96,6 +96,11 @@ public enum BGBenchCLI {
     }
 
     static func fail(_ message: String, code: Int32) -> Never {
+        // Once a signal has arrived, its handler owns the exit (130 or 143):
+        // the failure seen here may be its own doing (it kills the external
+        // policy's decision processes, whose broken pipes then fail the
+        // run), and must not win the race with its own exit status.
+        if Interrupt.shared.isSet { while true { sleep(1) } }
         FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
         exit(code)
     }
