@@ -16,10 +16,10 @@ extension ReportWriter {
         guard !bounds.isEmpty, let fresh = results.metricIndex(Self.freshness),
               let energy = results.metricIndex(Self.energy) else { return "" }
         let learners = spec.configurations.indices.filter { c in
-            // The learning policies: neither a reference nor a lower/upper bound.
-            let label = labels[c]
-            return !oracles.contains(c) && !bounds.contains(c) && c != spec.baseline
-                && !label.hasPrefix("never") && !label.hasPrefix("greedy")
+            // The learning policies: neither a reference nor a bound, and
+            // not a fixed rule (never, greedy, fixed-interval), wrapped or not.
+            !oracles.contains(c) && !bounds.contains(c) && c != spec.baseline
+                && !Self.fixedRules.contains(Self.innermostPolicy(labels[c]))
         }
         let meanDays = summaries.first { $0.metric.name == Self.days }?.summary.mean ?? 1
         let perDay = meanDays > 0 ? meanDays : 1
@@ -37,5 +37,17 @@ extension ReportWriter {
             for l in learners { s += gap(b, l) }
         }
         return s + "\n"
+    }
+
+    /// Policies that follow a fixed rule and learn nothing.
+    static let fixedRules: Set<String> = ["never", "greedy", "fixed-interval"]
+
+    /// The policy a label names under its wrappers and device variant:
+    /// "v: exponential-backoff(coalescing(fixed-interval 1h))" → "fixed-interval".
+    static func innermostPolicy(_ label: String) -> String {
+        var name = Substring(label)
+        if let colon = name.range(of: ": ") { name = name[colon.upperBound...] }
+        if let open = name.lastIndex(of: "(") { name = name[name.index(after: open)...] }
+        return String(name.prefix { $0 != " " && $0 != ")" })
     }
 }
