@@ -20,7 +20,7 @@ deps:
 build: deps
 	$(SWIFT) build -c release
 
-## run: build and run the default suite into Reports/default/, replacing it whole (a few minutes on 2 cores)
+## run: build and run the default suite into Reports/default/, replacing it whole (about 10 minutes on 2 cores)
 SUITE ?= default
 run: deps
 	$(SWIFT) build -c release --product bgbench
