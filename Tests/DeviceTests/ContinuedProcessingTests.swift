@@ -119,3 +119,16 @@ final class ContinuedProcessingTests: XCTestCase {
         XCTAssertEqual(m.continuedProcessing, ContinuedProcessingMetrics())
     }
 }
+
+/// The pressure line is the OS's low-battery line unless a spec sets its
+/// own: moving `lowBatteryPercent` moves it too (one home per rule).
+final class ContinuedProcessingPressureLineTests: XCTestCase {
+    func testPressureFollowsTheLowBatteryLineUnlessSet() {
+        let at25 = DeviceState(batteryPercent: 25)
+        XCTAssertFalse(ContinuedProcessingRules().underPressure(at25, lowBatteryPercent: 20))
+        XCTAssertTrue(ContinuedProcessingRules().underPressure(at25, lowBatteryPercent: 30))
+        XCTAssertFalse(ContinuedProcessingRules(pressureBatteryPercent: 10).underPressure(at25, lowBatteryPercent: 30))
+        XCTAssertTrue(ContinuedProcessingRules().underPressure(DeviceState(batteryPercent: 90, isLowPowerMode: true),
+                                                              lowBatteryPercent: 20))
+    }
+}

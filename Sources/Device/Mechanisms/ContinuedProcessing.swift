@@ -69,12 +69,14 @@ public struct ContinuedProcessingRules: Sendable, Hashable, Codable {
     /// resources become constrained"); queued ones do not start. In
     /// [0, maxRunning]; default 1 (assumption).
     public var maxRunningUnderPressure: Int
-    /// Pressure: the battery at or under this level (percent, in [0, 100];
-    /// default 20, the low-battery line of REFERENCES.md, assumption that
-    /// it is the one that counts here) or Low Power Mode on (assumption).
-    public var pressureBatteryPercent: Double
+    /// Pressure: the battery at or under this level (percent, in [0, 100])
+    /// or Low Power Mode on (assumption). Nil (the default): the OS's own
+    /// low-battery line, ``OSRules/lowBatteryPercent`` (20 %), so that
+    /// moving that line moves this one too; that it is the line that counts
+    /// here is an assumption.
+    public var pressureBatteryPercent: Double?
 
-    public init(maxRunning: Int = 2, maxRunningUnderPressure: Int = 1, pressureBatteryPercent: Double = 20) {
+    public init(maxRunning: Int = 2, maxRunningUnderPressure: Int = 1, pressureBatteryPercent: Double? = nil) {
         self.maxRunning = maxRunning
         self.maxRunningUnderPressure = maxRunningUnderPressure
         self.pressureBatteryPercent = pressureBatteryPercent
@@ -89,12 +91,13 @@ public struct ContinuedProcessingRules: Sendable, Hashable, Codable {
         let d = ContinuedProcessingRules()
         maxRunning = try c.value(.maxRunning, default: d.maxRunning)
         maxRunningUnderPressure = try c.value(.maxRunningUnderPressure, default: d.maxRunningUnderPressure)
-        pressureBatteryPercent = try c.value(.pressureBatteryPercent, default: d.pressureBatteryPercent)
+        pressureBatteryPercent = try c.decodeIfPresent(Double.self, forKey: .pressureBatteryPercent) ?? d.pressureBatteryPercent
     }
 
-    /// Whether the device is under resource pressure in `state`.
-    func underPressure(_ state: DeviceState) -> Bool {
-        state.isLowPowerMode || state.batteryPercent <= pressureBatteryPercent
+    /// Whether the device is under resource pressure in `state`, given the
+    /// OS's low-battery line (the default pressure level).
+    func underPressure(_ state: DeviceState, lowBatteryPercent: Double) -> Bool {
+        state.isLowPowerMode || state.batteryPercent <= (pressureBatteryPercent ?? lowBatteryPercent)
     }
 }
 

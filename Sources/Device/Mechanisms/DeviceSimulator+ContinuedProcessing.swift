@@ -19,7 +19,7 @@ extension DeviceSimulator {
         metrics.user.continuedProcessing.requested &+= 1
         let entry = ContinuedProcessingEntry(app: app, number: n, submitted: now)
         let rules = mechanisms.continued!.rules
-        if mechanisms.continued!.running.count < rules.maxRunning && !rules.underPressure(state) {
+        if mechanisms.continued!.running.count < rules.maxRunning && !rules.underPressure(state, lowBatteryPercent: self.rules.lowBatteryPercent) {
             startContinued(entry)
         } else if job.strategy == .queue {
             mechanisms.continued!.queue.append(entry)
@@ -100,7 +100,7 @@ extension DeviceSimulator {
     /// no pressure.
     private mutating func startQueuedContinued() {
         let rules = mechanisms.continued!.rules
-        guard !rules.underPressure(state) else { return }
+        guard !rules.underPressure(state, lowBatteryPercent: self.rules.lowBatteryPercent) else { return }
         while !mechanisms.continued!.queue.isEmpty && mechanisms.continued!.running.count < rules.maxRunning {
             startContinued(mechanisms.continued!.queue.removeFirst())
         }
@@ -112,7 +112,7 @@ extension DeviceSimulator {
     mutating func continuedProcessingAfterStep() {
         guard mechanisms.continued != nil else { return }
         let rules = mechanisms.continued!.rules
-        if rules.underPressure(state) {
+        if rules.underPressure(state, lowBatteryPercent: self.rules.lowBatteryPercent) {
             guard mechanisms.continued!.running.count > rules.maxRunningUnderPressure else { return }
             while mechanisms.continued!.running.count > rules.maxRunningUnderPressure,
                   let i = mechanisms.continued!.leastProgress(at: now) {
