@@ -63,12 +63,21 @@ public struct WorkModel: Sendable, Hashable, Codable {
              failureProbabilityCellular, usesNetwork
     }
 
+    /// A work model on its own (no role known) takes missing keys from
+    /// the refresh work (`AppDefaults.refreshWork`); where the role is
+    /// known, ``init(from:missingKeysFrom:)`` is used instead.
     public init(from decoder: any Decoder) throws {
+        try self.init(from: decoder, missingKeysFrom: AppDefaults.refreshWork)
+    }
+
+    /// Decodes a work model written in part: every key it omits is taken
+    /// from `base`, the default of the role the model plays (a processing
+    /// run's `{"cpuSeconds": 30}` keeps the processing download, not a
+    /// refresh's).
+    public init(from decoder: any Decoder, missingKeysFrom d: WorkModel) throws {
         try decoder.container(keyedBy: AnyCodingKey.self)
             .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        // Missing keys take the default refresh work (`AppDefaults.refreshWork`).
-        let d = AppDefaults.refreshWork
         cpuSeconds = try c.value(.cpuSeconds, default: d.cpuSeconds)
         bytesUp = try c.value(.bytesUp, default: d.bytesUp)
         bytesDown = try c.value(.bytesDown, default: d.bytesDown)
@@ -217,8 +226,8 @@ public struct AppModel: Sendable, Hashable, Codable {
             .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let d = AppModel()
-        refresh = try c.value(.refresh, default: d.refresh)
-        processing = try c.value(.processing, default: d.processing)
+        refresh = try c.workModel(.refresh, missingKeysFrom: d.refresh)
+        processing = try c.workModel(.processing, missingKeysFrom: d.processing)
         usesLegacyFetch = try c.value(.usesLegacyFetch, default: d.usesLegacyFetch)
         minimumFetchInterval = try c.duration(.minimumFetchInterval, default: d.minimumFetchInterval)
         refreshEarliestBeginDelay = try c.duration(.refreshEarliestBeginDelay, default: d.refreshEarliestBeginDelay)

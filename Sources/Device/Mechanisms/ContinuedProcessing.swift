@@ -49,7 +49,7 @@ public struct ContinuedProcessingJob: Sendable, Hashable, Codable {
             .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
         let c = try decoder.container(keyedBy: CodingKeys.self)
         probability = try c.decode(Double.self, forKey: .probability)
-        work = try c.value(.work, default: Self.defaultWork)
+        work = try c.workModel(.work, missingKeysFrom: Self.defaultWork)
         strategy = try c.value(.strategy, default: .queue)
         cancelPerHour = try c.value(.cancelPerHour, default: 0)
     }
