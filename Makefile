@@ -4,7 +4,7 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages the build needs (GSL through pkg-config).
 APT_PACKAGES := libgsl-dev pkg-config
 
-.PHONY: all deps build run test test-examples bench clean
+.PHONY: all deps build run test test-examples bench clean check-docs
 
 all: build
 
@@ -26,9 +26,16 @@ run: deps
 	$(SWIFT) build -c release --product bgbench
 	.build/release/bgbench run Benchmarks/suites/$(SUITE).json --out Reports/$(SUITE) --force
 
-## test: build and run every test (debug build: internal invariant checks on)
+## test: build and run every test (debug build: internal invariant checks on),
+##       then check-docs
 test: deps
 	$(SWIFT) test
+	python3 Tests/docs/check-links.py
+
+## check-docs: every intra-repository link, anchor and file path in the README,
+##             Docs/, Datasets/ and Examples/ documents exists (under a second)
+check-docs:
+	python3 Tests/docs/check-links.py
 
 ## test-examples: build Examples/CustomPolicy from scratch (its own .build, BGBench
 ##                included), run its tests and its spec, check the report (a few minutes)

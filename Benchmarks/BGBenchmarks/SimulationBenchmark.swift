@@ -1,4 +1,4 @@
-// The whole simulation: the default world (default generator, 7 apps, one
+// The whole simulation: the default world (default generator, 26-app catalogue, one
 // week) under every configuration of the default suite, through the same
 // Runner that `bgbench run` uses. The candidate is the run on all cores, the
 // baseline the same run on one thread, so "speed-up" is the parallel scaling.

@@ -11,16 +11,16 @@
 /// Episodes, transitions and routines (`UsageGenerator`).
 public struct UsageStructureParameters: Sendable, Codable, Equatable {
     /// Mean number of sessions in an episode (a burst of screen-on sessions
-    /// separated by short screen-off gaps), ≥ 1. Episode lengths are
-    /// geometric. Default 2.2 (assumption; Falaki et al. 2010 find most
+    /// separated by short screen-off gaps), in [1, 50]. Episode lengths are
+    /// geometric. Default 2.5 (assumption; Falaki et al. 2010 find most
     /// interactions short and bunched; van Berkel et al. CHI 2016 find most
     /// returns to the phone after short gaps start a new usage session).
     public var sessionsPerEpisodeMean: Double = 2.5
-    /// Mean screen-off gap between two sessions of an episode, s (> 0),
-    /// exponential. Default 45 (assumption).
+    /// Mean screen-off gap between two sessions of an episode, s,
+    /// in (0, 3600], exponential. Default 45 (assumption).
     public var episodeGapMeanSeconds: Double = 45
     /// Probability that the next session of an episode is the same app
-    /// again, in [0, 1]. Default 0.35 (assumption: re-launching the app
+    /// again, in [0, 1]. Default 0.45 (assumption: re-launching the app
     /// just used is the most common single transition — Jones et al.,
     /// UbiComp 2015, revisitation; no figure at hand).
     public var repeatProbability: Double = 0.45
@@ -43,7 +43,7 @@ public struct UsageStructureParameters: Sendable, Codable, Equatable {
     /// Each user's routine strength is uniform in [min, max] ⊂ [0, 1]; an
     /// app's routine strength for that user is that times the app's
     /// `routineAffinity` times `usage.habitRegularity`, clamped to [0, 1].
-    /// Defaults 0.3 and 1.0 (assumption: routines differ across users,
+    /// Defaults 0.6 and 1.0 (assumption: routines differ across users,
     /// Falaki et al. 2010's "immense diversity").
     public var routineStrengthMin: Double = 0.6
     public var routineStrengthMax: Double = 1.0
@@ -53,7 +53,7 @@ public struct UsageStructureParameters: Sendable, Codable, Equatable {
     /// Expected routine episodes per slot and day at full routine strength
     /// (> 0). The slot's episode happens with probability strength ×
     /// habitWeekday/WeekendProbability, then repeats (another episode near
-    /// the same time) with probability 1 − 1/this. Default 1.5 (assumption).
+    /// the same time) with probability 1 − 1/this. Default 1.2 (assumption).
     public var routineEpisodesPerSlot: Double = 1.2
     /// Largest share of a user's expected episodes a day that routines may
     /// take, (0, 1]: a light user with many routines has them scaled down
