@@ -50,6 +50,8 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
     public var cancellationGrace = SimDuration.seconds(5 as Int64)
     /// Issue 19: outages of the apps' backends (JSON key `backendOutages`; off by default).
     public var backendOutages = BackendOutageModel()
+    /// Issue 19: dead zones, connected but nothing gets through (JSON key `deadZones`; off by default).
+    public var deadZones = DeadZoneModel()
 
     public init(apps: [String: AppModel] = AppDefaults.apps, defaultApp: AppModel = AppModel(),
                 refreshBudget: SimDuration? = nil, processingBudget: SimDuration? = nil,
@@ -78,7 +80,8 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
              maxPendingRefreshPerApp, maxPendingProcessingPerApp,
              silentPush, beginBackgroundTask, backgroundURLSession,
              continuedProcessing, cancellationGrace,
-             backendOutages
+             backendOutages,
+             deadZones
     }
 
     public init(from decoder: any Decoder) throws {
@@ -113,6 +116,7 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
         continuedProcessing = try c.value(.continuedProcessing, default: d.continuedProcessing)
         cancellationGrace = try c.duration(.cancellationGrace, default: d.cancellationGrace)
         backendOutages = try c.value(.backendOutages, default: d.backendOutages)
+        deadZones = try c.value(.deadZones, default: d.deadZones)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -142,5 +146,6 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
             try c.encode(continuedProcessing, forKey: .continuedProcessing)
         }
         if backendOutages != BackendOutageModel() { try c.encode(backendOutages, forKey: .backendOutages) }
+        if deadZones != DeadZoneModel() { try c.encode(deadZones, forKey: .deadZones) }
     }
 }

@@ -79,4 +79,9 @@ enum RandomPurpose: UInt64 {
     // k-th outage duration of an app's backend (keyed by app and k).
     case outageUptime = 16
     case outageDuration = 17
+    // Issue 19 (dead zones, `DeadZones`): the k-th gap before a dead zone
+    // and the k-th dead zone's duration (keyed by 0 and k: one process per
+    // device).
+    case deadZoneGap = 18
+    case deadZoneDuration = 19
 }

@@ -78,8 +78,26 @@ extension DeviceSimulator {
         var fails = DeviceRandom.uniform(prefix: prefix, n) < failureProbability
         var cpu = cpuSeconds
         worker.running.network = .offline
+        var deadZoneRun = false
         if usesNetwork {
-            if network.isOnline {
+            if network.isOnline && mechanisms.deadZones?.isDead(at: now) == true {
+                // A dead zone (issue 19): the network is shown but nothing
+                // gets through. The request waits for its first byte until
+                // it times out: the radio promotes and stays active for the
+                // timeout (no bytes, no server latency), then the run fails
+                // — or its budget expires it first (Docs/Semantics.md).
+                fails = true
+                deadZoneRun = true
+                worker.running.network = network
+                let t = networks.radio.backgroundTransfer(
+                    at: now, shape: RadioModel.TransferShape(upSeconds: 0, downSeconds: 0, alphaJoules: 0),
+                    latency: mechanisms.deadZones!.requestTimeout)
+                dataEnd = t.end
+                ledger = t.ledger
+                ledger.tail = 0   // the earlier work's tail, as below
+                syncRadioTail()
+                metrics.user.deadZoneRuns &+= 1
+            } else if network.isOnline {
                 // The app's backend is down (issue 19): the request goes out
                 // and the run fails as a drawn failure does (after the
                 // transfer and the server's latency, no CPU).
@@ -118,7 +136,8 @@ extension DeviceSimulator {
         let holds = neverP > 0 && style == .completionHandler
             && random.uniform(RandomPurpose.neverCompletes.rawValue, UInt64(slot), n) < neverP
         worker.running.neverCompletes = holds
-        worker.running.transferredFraction = nil
+        // Nothing gets through a dead zone: no bytes are counted.
+        worker.running.transferredFraction = deadZoneRun ? 0 : nil
         if holds && fails { worker.running.cpuSeconds = 0 }
         // One that ignores its cancellation runs on to the hard limit.
         let ignores = style == .swiftUINonCooperative
@@ -220,6 +239,12 @@ extension DeviceSimulator {
             // held, and a held run ends expired, not failed.
             if held { e.detail = "never_completed" }
             else if overran { e.detail = "ignored_cancellation" }
+            // Issue 19: a networked run that started in a dead zone, or lost
+            // its transfer at a zone's start (never set with dead zones off).
+            else if worker.running.network != .offline, let zones = mechanisms.deadZones,
+                    zones.isDead(at: worker.running.start) || (connectionLost && zones.isDead(at: now)) {
+                e.detail = "dead_zone"
+            }
             // Issue 19: a networked run that failed having started while its
             // app's backend was down (never set with outages off).
             else if outcome == .failed && worker.running.network != .offline

@@ -190,7 +190,13 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         if needsFuture {
             var launches = Array(repeating: [SimTime](), count: n)
             for s in trace.sessions { launches[Int(s.app)].append(s.start) }
-            future = FutureLaunches(launches: launches, contentUpdates: trace.contentUpdates)
+            // Issue 19: the outages and dead zones are part of the future a
+            // bound sees (empty when off).
+            let outageIntervals = outages.any
+                ? zip(outages.starts, outages.ends).map { TimeIntervals(starts: $0, ends: $1) } : []
+            future = FutureLaunches(launches: launches, contentUpdates: trace.contentUpdates,
+                                    backendOutages: outageIntervals,
+                                    deadZones: mechanisms.deadZones?.zones ?? .none)
         } else {
             future = nil
         }

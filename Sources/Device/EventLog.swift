@@ -40,6 +40,10 @@ public struct DeviceEvent: Sendable, Hashable {
         /// start, dropped at a force-quit, completed, failed, cancelled by
         /// the user or expired under pressure (detail says which).
         case continuedProcessing = "continued-processing"
+        /// Issue 19: a dead zone (connected, nothing gets through) started
+        /// or ended; the device state is the network shown.
+        case deadZoneStart = "dead_zone_start"
+        case deadZoneEnd = "dead_zone_end"
     }
     public var kind: Kind
     public var time: SimTime

@@ -103,9 +103,34 @@ public struct FutureLaunches: Sendable {
     /// Content publication times per app, sorted.
     public let contentUpdates: [[SimTime]]
 
-    public init(launches: [[SimTime]], contentUpdates: [[SimTime]]) {
+    /// Issue 19: per app, the outages of its backend (empty when
+    /// `device.backendOutages` is off or for an app beyond the list).
+    public let backendOutages: [TimeIntervals]
+    /// Issue 19: the device's dead zones (empty when `device.deadZones` is off).
+    public let deadZones: TimeIntervals
+
+    public init(launches: [[SimTime]], contentUpdates: [[SimTime]],
+                backendOutages: [TimeIntervals] = [], deadZones: TimeIntervals = .none) {
         self.launches = launches
         self.contentUpdates = contentUpdates
+        self.backendOutages = backendOutages
+        self.deadZones = deadZones
+    }
+
+    /// Issue 19: if a networked run of `app` started at `t` would fail
+    /// because its backend is down or the device is in a dead zone, the
+    /// first time after `t` when neither holds (through overlapping
+    /// intervals); nil if such a run would not fail for either reason.
+    public func networkedRunBlocked(app: Int32, at t: SimTime) -> SimTime? {
+        let outages = Int(app) < backendOutages.count ? backendOutages[Int(app)] : .none
+        guard !outages.starts.isEmpty || !deadZones.starts.isEmpty else { return nil }
+        var free = t
+        while true {
+            if let e = outages.end(ofIntervalHolding: free) { free = e; continue }
+            if let e = deadZones.end(ofIntervalHolding: free) { free = e; continue }
+            break
+        }
+        return free == t ? nil : free
     }
 
     /// Whether `app` publishes an update in (after, upTo].

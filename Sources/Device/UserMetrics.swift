@@ -91,6 +91,9 @@ public struct UserMetrics: Sendable, Hashable {
     /// Issue 18: runs of SwiftUI handlers that ignored their cancellation
     /// and ran past the budget (also counted in `tasksExpired`).
     public var runsIgnoredCancellation = 0
+    /// Issue 19: networked runs that started in a dead zone or lost their
+    /// transfer at a dead zone's start (they fail or expire).
+    public var deadZoneRuns = 0
 
     public init() {}
 
@@ -145,4 +148,6 @@ public struct UserMetrics: Sendable, Hashable {
         + ContinuedProcessingMetrics.columns
         + [Column(name: "runs_ignored_cancellation", unit: "count", description: "runs of SwiftUI handlers that ignored their cancellation and ran past the budget, to the hard limit or their work's end (also in tasks_expired)") { Double($0.runsIgnoredCancellation) },
            Column(name: "url_cancelled_force_quit", unit: "count", description: "background URLSession transfers (waiting or running) cancelled when the user force-quit the app") { Double($0.urlSession.cancelledForceQuit) }]
+        // Issue 19 (appended).
+        + [Column(name: "dead_zone_runs", unit: "count", description: "networked background runs that started in a dead zone or lost their transfer at a dead zone's start (also in tasks_failed or tasks_expired)") { Double($0.deadZoneRuns) }]
 }

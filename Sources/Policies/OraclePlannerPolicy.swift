@@ -19,11 +19,16 @@ import SimCore
 ///   be woken at `U` for that;
 /// - otherwise (cellular, radio idle) it waits for a cheap moment, up to
 ///   `L − leadTime`, when it runs whatever the cost, as `oracle` does.
+/// - and never while the run would fail for a reason it foresees (issue
+///   19): inside an outage of the app's backend or a dead zone, a networked
+///   refresh waits for its end if that is before `L` (it asks to be woken
+///   then) and is dropped for `L` otherwise, as in `oracle`.
 /// Every refresh that runs leaves the radio up, and the decision point at
 /// its end lets every other app whose window is open ride it: the
 /// refreshes of several launches gather on one promotion.
 ///
-/// What it knows beyond `oracle`: nothing; what it does better: it uses
+/// What it knows beyond `oracle`: nothing (both see launches, updates,
+/// outages and dead zones); what it does better: it uses
 /// the whole window [`U`, `L`) rather than the last `radioWindow` of it.
 /// What it still does not do: it does not see the future network or
 /// charging (the context offers the present only), so it cannot wait for
@@ -85,7 +90,13 @@ public struct OraclePlannerPolicy: SchedulingPolicy {
                 continue
             }
             switch context.refusal(for: r) {
-            case nil: run.append(r.id)
+            case nil:
+                // Foreseen to fail now (outage, dead zone): after it, or not for this launch.
+                if r.requiresNetworkConnectivity, let free = future.networkedRunBlocked(app: r.app, at: now) {
+                    wakeAt(free, before: launch)
+                } else {
+                    run.append(r.id)
+                }
             case .beforeEarliestBegin?: wakeAt(r.earliestBegin, before: launch)
             default: break  // a state change brings the next decision
             }

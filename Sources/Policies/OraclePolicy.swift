@@ -18,7 +18,13 @@ import SimCore
 /// - and if the request is not eligible then, at every later decision point
 ///   until the launch (it asks to be woken at the request's
 ///   `earliestBeginDate` when only that blocks it; other refusals end with a
-///   state change, which is a decision point).
+///   state change, which is a decision point);
+/// - but never while the run would fail for a reason it foresees (issue 19):
+///   inside an outage of the app's backend (`device.backendOutages`) or a
+///   dead zone (`device.deadZones`) a networked refresh is put off to the
+///   end of the outage or zone, if that is before the launch, and dropped
+///   for this launch otherwise (``FutureLaunches/networkedRunBlocked(app:at:)``).
+///   With both off this changes nothing.
 /// It is deterministic: the same trace gives the same runs.
 ///
 /// It is a reference, **not a strict upper bound** on freshness or on
@@ -31,6 +37,10 @@ import SimCore
 /// users (greedy may catch an update published inside the lead window; a
 /// lucky batch may be cheaper), and "fraction of the oracle" is a guide,
 /// not a proof of optimality.
+///
+/// What it foresees: the trace's launches and content updates, and the
+/// world's outages and dead zones; not the future network or charging,
+/// nor the drawn failures.
 ///
 /// Source: the "knows future launches" reference of the brief.
 /// Parameters:
@@ -216,8 +226,14 @@ public struct OraclePolicy: SchedulingPolicy {
                 if due {
                     switch context.refusal(for: r.pointee) {
                     case nil:
-                        run.append(r.pointee.id)
-                        continue
+                        // Foreseen to fail now (outage, dead zone): after it, or not for this launch.
+                        if r.pointee.requiresNetworkConnectivity,
+                           let free = future.networkedRunBlocked(app: r.pointee.app, at: now) {
+                            at = free
+                        } else {
+                            run.append(r.pointee.id)
+                            continue
+                        }
                     case .beforeEarliestBegin?:
                         at = r.pointee.earliestBegin
                     default:

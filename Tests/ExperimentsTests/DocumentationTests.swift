@@ -56,6 +56,8 @@ final class DocumentationTests: XCTestCase {
         check(MechanismRanges.continuedProcessing, prefix: "continuedProcessing.")
         check(MechanismRanges.continuedJob, prefix: "continuedProcessing.")
         check(MechanismRanges.swiftUI)
+        check(OutageRanges.backendOutages, prefix: "backendOutages.")
+        check(DeadZoneRanges.deadZones, prefix: "deadZones.")
         check(GeneratorRanges.apps, prefix: "apps[].")
         check(GeneratorRanges.usage, prefix: "usage.")
         check(GeneratorRanges.power, prefix: "power.")

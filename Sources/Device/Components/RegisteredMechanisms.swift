@@ -28,7 +28,10 @@ protocol DeviceMechanism {
 ///
 /// Registered (issue 18, Sources/Device/Mechanisms, Docs/Mechanisms.md), in
 /// this order: silent push, `beginBackgroundTask` at session ends,
-/// background URLSession, continued processing. Each is nil while off (no app uses it): then
+/// background URLSession, continued processing; then (issue 19) dead
+/// zones, a world stream (Sources/Device/World/DeadZones.swift) registered
+/// here because a zone's start acts on a running transfer without any
+/// change the device shows. Each is nil while off (no app uses it): then
 /// `nextEventTime` stays `.farFuture` and `isOn` false, and the loop runs
 /// as without them.
 struct RegisteredMechanisms {
@@ -40,6 +43,8 @@ struct RegisteredMechanisms {
     var transfers: BackgroundTransfers?
     /// Continued-processing tasks (`DeviceSimulator+ContinuedProcessing.swift`).
     var continued: ContinuedProcessing?
+    /// Issue 19: dead zones (``DeadZones``; nil unless `device.deadZones` is on).
+    var deadZones: DeadZones?
     /// Per app, `random.prefix(transferHanded, app)`: whether it hands a transfer at a session end.
     let transferPrefixes: [UInt64]
     /// Whether any mechanism is registered on this device (the loop's per-step hook).
@@ -56,7 +61,8 @@ struct RegisteredMechanisms {
         transferPrefixes = hands
             ? (0..<UInt64(models.count)).map { random.prefix(RandomPurpose.transferHanded.rawValue, $0) } : []
         continued = ContinuedProcessing(models: models, rules: configuration.continuedProcessing, random: random)
-        isOn = push != nil || extraTime != nil || transfers != nil || continued != nil
+        deadZones = DeadZones(model: configuration.deadZones, horizon: trace.horizon, random: random)
+        isOn = push != nil || extraTime != nil || transfers != nil || continued != nil || deadZones != nil
         changed()
     }
 
@@ -64,7 +70,8 @@ struct RegisteredMechanisms {
     /// called wherever one of them changes.
     mutating func changed() {
         nextEventTime = min(push?.nextTime ?? .farFuture, extraTime?.nextEnd ?? .farFuture,
-                            transfers?.nextTime ?? .farFuture, continued?.nextTime ?? .farFuture)
+                            transfers?.nextTime ?? .farFuture, continued?.nextTime ?? .farFuture,
+                            deadZones?.nextEventTime ?? .farFuture)
     }
 }
 
@@ -81,6 +88,8 @@ extension DeviceSimulator {
             backgroundTransferEvent()
         } else if let t = mechanisms.continued?.nextTime, t <= now {
             continuedProcessingEvent()
+        } else if let t = mechanisms.deadZones?.nextEventTime, t <= now {
+            deadZoneBoundary()
         }
         mechanisms.changed()
     }

@@ -33,7 +33,7 @@ extension ReportWriter {
             return s.hasPrefix("-") && s.dropFirst().allSatisfy({ $0 == "0" || $0 == "." }) ? String(s.dropFirst()) : s
         }
         var s = "## What backoff buys\n\n"
-        s += "Each `exponential-backoff` configuration against its own base (the same policy without the wrapper): per-user paired differences wrapper − base, mean with 95 % CI. Counts and energy are per user-day; a negative Δ means the wrapper has fewer or spends less. Failures come from the apps' drawn failure probabilities, from going offline during a run, and, where `device.backendOutages` is on, from runs during an outage of the app's backend (Docs/Semantics.md).\n\n"
+        s += "Each `exponential-backoff` configuration against its own base (the same policy without the wrapper): per-user paired differences wrapper − base, mean with 95 % CI. Counts and energy are per user-day; a negative Δ means the wrapper has fewer or spends less. Failures come from the apps' drawn failure probabilities, from going offline during a run, and, where `device.backendOutages` is on, from runs during an outage of the app's backend, and, where `device.deadZones` is on, from runs in a dead zone (Docs/Semantics.md).\n\n"
         s += "| wrapper − base | Δ failed runs | Δ runs | Δ energy (J) | Δ wasted energy (J) | Δ fresh-launch ratio |\n|---|---|---|---|---|---|\n"
         for (w, b) in pairs {
             var cells: [String] = []

@@ -18,6 +18,7 @@ public enum DeviceRanges {
         try EnergyRanges.check(d.energy, at: path + ".energy")
         try MechanismRanges.check(device: d, at: path)
         try OutageRanges.check(device: d, at: path)
+        try DeadZoneRanges.check(device: d, at: path)
         try AppModelRanges.check(d.defaultApp, at: path + ".defaultApp")
         for name in d.apps.keys.sorted() {
             try AppModelRanges.check(d.apps[name]!, at: "\(path).apps.\(name)")

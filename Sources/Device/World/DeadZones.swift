@@ -1,0 +1,175 @@
+import Foundation
+import SimCore
+
+/// Dead zones: periods where the device shows a network (Wi-Fi joined or
+/// cellular attached) but nothing gets through — weak signal at the edge of
+/// a cell, a congested cell, a captive portal. An alternating renewal
+/// process per device over the run, gap then dead zone then gap …, that
+/// applies to whichever network the device is on (Docs/Semantics.md, "Dead
+/// zones"). Part of ``DeviceConfiguration`` (JSON key `deadZones`); off
+/// unless `perDay` is above 0.
+///
+/// Why a renewal process with log-normal durations, as for backend
+/// outages: dead zones are short, unequal episodes; exponential gaps (a
+/// Poisson process of starts) are the usual availability-model assumption.
+/// The one measured scale found: of connections to 5 mobile broadband
+/// networks measured over 10 months, "more than 20% of connections from
+/// stationary nodes are unavailable more than 10 minutes per day"
+/// (Baltrunas, Elmokashfi, Kvalbein, "Measuring the Reliability of Mobile
+/// Broadband Networks", IMC 2014, abstract). The rate and durations are
+/// assumptions scaled to that figure, not fits; no per-network split is
+/// modelled (that study measured cellular only, and no Wi-Fi figure was
+/// found).
+public struct DeadZoneModel: Sendable, Hashable, Codable {
+    /// Dead-zone starts per day outside dead zones (the rate of the
+    /// exponential gap). Per day, in [0, 96]; default 0 (off). Assumption.
+    public var perDay: Double
+    /// Median dead-zone duration (log-normal). Duration in [1 s, 1 day];
+    /// default 5 min (assumption).
+    public var medianDuration: SimDuration
+    /// σ of the log of the duration. In [0, 3]; default 1 (the middle 68 %
+    /// last between median/e and median·e, about 1.8 to 13.6 min at the
+    /// default median). Assumption.
+    public var durationSigma: Double
+    /// How long a request waits for a first byte before it times out: a
+    /// networked run that starts in a dead zone keeps the radio active for
+    /// this long (after any promotion), then fails — or is expired by its
+    /// budget first, when the budget is shorter. Duration in [1 s, 600 s];
+    /// default 60 s: Apple's default `URLSessionConfiguration.
+    /// timeoutIntervalForRequest` ("The default value is `60`").
+    public var requestTimeout: SimDuration
+
+    public init(perDay: Double = 0, medianDuration: SimDuration = .minutes(5), durationSigma: Double = 1,
+                requestTimeout: SimDuration = .seconds(60 as Int64)) {
+        self.perDay = perDay
+        self.medianDuration = medianDuration
+        self.durationSigma = durationSigma
+        self.requestTimeout = requestTimeout
+    }
+
+    /// Whether any dead zone can happen.
+    public var isOn: Bool { perDay > 0 }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case perDay, medianDuration, durationSigma, requestTimeout }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.container(keyedBy: AnyCodingKey.self)
+            .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = DeadZoneModel()
+        perDay = try c.value(.perDay, default: d.perDay)
+        medianDuration = try c.duration(.medianDuration, default: d.medianDuration)
+        durationSigma = try c.value(.durationSigma, default: d.durationSigma)
+        requestTimeout = try c.duration(.requestTimeout, default: d.requestTimeout)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(perDay, forKey: .perDay)
+        try c.encodeDuration(medianDuration, forKey: .medianDuration)
+        try c.encode(durationSigma, forKey: .durationSigma)
+        try c.encodeDuration(requestTimeout, forKey: .requestTimeout)
+    }
+}
+
+/// Sorted, disjoint [start, end) intervals of world time, with the two
+/// questions the simulator and the oracles ask of them. Shared by dead
+/// zones and (per app) backend outages.
+public struct TimeIntervals: Sendable, Hashable {
+    public let starts: [SimTime]
+    public let ends: [SimTime]
+
+    public init(starts: [SimTime], ends: [SimTime]) {
+        precondition(starts.count == ends.count, "one end per start")
+        self.starts = starts
+        self.ends = ends
+    }
+
+    public static let none = TimeIntervals(starts: [], ends: [])
+
+    /// The end of the interval holding `t`, or nil if none does (binary search).
+    @inline(__always)
+    public func end(ofIntervalHolding t: SimTime) -> SimTime? {
+        guard !starts.isEmpty else { return nil }
+        var lo = 0, hi = starts.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if starts[mid] <= t { lo = mid + 1 } else { hi = mid }
+        }
+        return lo > 0 && t < ends[lo - 1] ? ends[lo - 1] : nil
+    }
+
+    /// Whether an interval holds `t`.
+    @inline(__always)
+    public func contains(_ t: SimTime) -> Bool { end(ofIntervalHolding: t) != nil }
+}
+
+/// One device's dead zones, drawn at the simulator's start from the
+/// device's keyed randomness: the k-th gap from `RandomPurpose.deadZoneGap`
+/// (0, k), the k-th duration from `RandomPurpose.deadZoneDuration` (0, k).
+/// So a dead zone is the same event under every policy (common random
+/// numbers), and no existing stream is consumed.
+///
+/// A component registered with the loop (``RegisteredMechanisms``, last in
+/// its tie order): its events are the zones' starts and ends. Decides:
+/// whether the network in use carries nothing at a time (`isDead(at:)`);
+/// raises: a dead zone's start (a transfer in flight fails, as on a
+/// connection loss) and end (logged only). The device state does not
+/// change (the OS still shows the network), so the policy is not told.
+struct DeadZones: DeviceMechanism {
+    let zones: TimeIntervals
+    /// The request timeout (``DeadZoneModel/requestTimeout``).
+    let requestTimeout: SimDuration
+    /// Index of the next boundary: 2k is the start of zone k, 2k+1 its end.
+    private(set) var nextBoundary = 0
+    private(set) var nextEventTime = SimTime.farFuture
+
+    /// nil when the model is off (no zone can happen).
+    init?(model: DeadZoneModel, horizon: SimTime, random: DeviceRandom) {
+        guard model.isOn else { return nil }
+        var starts: [SimTime] = [], ends: [SimTime] = []
+        let meanGapSeconds = 86_400 / model.perDay
+        var t = SimTime.zero
+        var k: UInt64 = 0
+        while true {
+            let u = random.uniform(RandomPurpose.deadZoneGap.rawValue, 0, k)
+            t = t + .seconds(-meanGapSeconds * Foundation.log1p(-u))
+            if t >= horizon { break }
+            let z = standardNormalQuantile(random.uniform(RandomPurpose.deadZoneDuration.rawValue, 0, k))
+            let seconds = min(model.medianDuration.seconds * Foundation.exp(model.durationSigma * z), 7 * 86_400)
+            starts.append(t)
+            t = t + .seconds(max(1, seconds))
+            ends.append(t)
+            k += 1
+        }
+        zones = TimeIntervals(starts: starts, ends: ends)
+        requestTimeout = model.requestTimeout
+        boundaryMoved()
+    }
+
+    /// Whether `t` falls in a dead zone.
+    @inline(__always)
+    func isDead(at t: SimTime) -> Bool { zones.contains(t) }
+
+    /// Whether the next boundary is a zone's start (else its end).
+    var nextIsStart: Bool { nextBoundary % 2 == 0 }
+
+    /// The boundary due now was handled: the next one follows.
+    mutating func advance() {
+        nextBoundary += 1
+        boundaryMoved()
+    }
+
+    private mutating func boundaryMoved() {
+        let k = nextBoundary / 2
+        if k >= zones.starts.count { nextEventTime = .farFuture; return }
+        nextEventTime = nextBoundary % 2 == 0 ? zones.starts[k] : zones.ends[k]
+    }
+
+    /// The total dead time before `horizon` (for tests and docs).
+    func deadTime(before horizon: SimTime) -> SimDuration {
+        var total = SimDuration.zero
+        for (s, e) in zip(zones.starts, zones.ends) where s < horizon { total = total + (min(e, horizon) - s) }
+        return total
+    }
+}
