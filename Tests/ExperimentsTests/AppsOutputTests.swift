@@ -1,3 +1,4 @@
+import Device
 import Foundation
 import TestSupport
 import XCTest
@@ -108,5 +109,22 @@ final class AppsOutputTests: XCTestCase {
                                                           out: dir.path("m2"), tool: .standard)) { error in
             XCTAssertTrue("\(error)".contains("--apps on one and not the other"), "\(error)")
         }
+    }
+
+    /// Docs/Outputs.md's `apps.csv` section documents every column, in order.
+    func testEveryColumnIsDocumented() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let doc = try String(contentsOf: root.appendingPathComponent("Docs/Outputs.md"), encoding: .utf8)
+        let start = try XCTUnwrap(doc.range(of: "## `apps.csv`"))
+        let section = doc[start.upperBound...]
+        let end = section.range(of: "\n## ")?.lowerBound ?? section.endIndex
+        let text = section[..<end]
+        var at = text.startIndex
+        for name in AppsCSV.keyColumns + Device.AppMetrics.columns.map(\.name) {
+            let r = try XCTUnwrap(text.range(of: "`\(name)`", range: at..<text.endIndex), "\(name) missing or out of order")
+            at = r.upperBound
+        }
+        XCTAssertEqual(AppsCSV.header, (AppsCSV.keyColumns + Device.AppMetrics.columns.map(\.name)).joined(separator: ",") + "\n")
     }
 }
