@@ -127,4 +127,17 @@ final class AppsOutputTests: XCTestCase {
         }
         XCTAssertEqual(AppsCSV.header, (AppsCSV.keyColumns + Device.AppMetrics.columns.map(\.name)).joined(separator: ",") + "\n")
     }
+
+    /// The command line: `--apps` writes apps.csv, `run --help` lists it.
+    func testCommandLineFlag() throws {
+        let tiny = Self.spec.replacingOccurrences(of: #""users": 3, "days": 1"#, with: #""users": 1, "days": 1"#)
+        try tiny.write(toFile: dir.path("tiny.json"), atomically: true, encoding: .utf8)
+        let r = try CLI.run(["run", dir.path("tiny.json"), "--out", dir.path("cli"), "--threads", "1", "--apps", "--quiet"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let rows = try read("cli", "apps.csv").split(separator: "\n")
+        XCTAssertEqual(rows.count, 1 + 3 * 27, "header, then 26 apps and the shared row for each of 3 configurations")
+        XCTAssertEqual(String(rows[0]) + "\n", AppsCSV.header)
+        let help = try CLI.run(["run", "--help"])
+        XCTAssertTrue(help.stdout.contains("--apps"), help.stdout)
+    }
 }
