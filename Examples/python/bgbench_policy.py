@@ -79,6 +79,9 @@ class Policy:
     def decide(self, ctx):
         return Decision()
 
+    def finish(self):
+        """The device's simulation is over (`end`, after its observations)."""
+
 
 def _write(out, message):
     out.write(json.dumps(message, separators=(",", ":")))
@@ -110,6 +113,7 @@ def serve(policy_class, stdin=None, stdout=None):
             elif kind == "end":
                 for o in message["observations"]:
                     policy.observe(o)
+                policy.finish()
                 policy = None
                 _write(stdout, {"type": "ended"})
             elif kind == "bye":

@@ -7,7 +7,7 @@ import Synchronization
 struct RunCommand: Command {
     static let path = ["run"]
     static let overview = "Run an experiment: every policy configuration on every simulated user."
-    static let usage = "bgbench run <spec> [--out <dir>] [--force] [--threads <n>] [--shard <i>/<n>] [--events] [--quiet]"
+    static let usage = "bgbench run <spec> [--out <dir>] [--force] [--threads <n>] [--shard <i>/<n>] [--events] [--apps] [--quiet]"
     static let arguments = [("<spec>", "Experiment file (JSON; schema in Docs/ExperimentSpec.md).")]
     static let options = [
         ("--out <dir>", "Output directory (default: Reports/<spec name>). Written in a staging directory beside it and moved into place at the end; never inside the trace set."),
@@ -15,10 +15,11 @@ struct RunCommand: Command {
         ("--threads <n>", "Worker threads (default: all cores). Results are identical for any value."),
         ("--shard <i>/<n>", "Run only shard i of n (0 <= i < n) and write a partial result for 'bgbench merge'. A shard already complete in <dir> is skipped."),
         ("--events", "Also write events.csv: every launch, content update, task run and state change (large)."),
+        ("--apps", "Also write apps.csv: per (configuration, replication, user, app) launches, fresh launches, runs, energy and bytes (Docs/Outputs.md)."),
         ("--quiet", "No progress on stderr (progress is shown only when stderr is a terminal)."),
     ]
 
-    let spec: String, out: String?, threads: Int, shard: Shard?, events: Bool, quiet: Bool, force: Bool
+    let spec: String, out: String?, threads: Int, shard: Shard?, events: Bool, apps: Bool, quiet: Bool, force: Bool
 
     init(parsing args: inout ArgumentList) throws(UsageError) {
         out = try args.option("--out")
@@ -32,6 +33,7 @@ struct RunCommand: Command {
             shard = nil
         }
         events = args.flag("--events")
+        apps = args.flag("--apps")
         force = args.flag("--force")
         quiet = args.flag("--quiet", "-q")
         let rest = try args.positionals()
@@ -42,10 +44,12 @@ struct RunCommand: Command {
     func run(tool: ExperimentTool) throws {
         let stop = Interrupt.shared
         let progress = ProgressReporter(enabled: !quiet && isatty(STDERR_FILENO) == 1)
-        let result = try ExperimentCommands.run(.init(
+        var options = ExperimentCommands.RunOptions(
             specPath: spec, out: out, threads: threads, shard: shard, events: events, force: force,
             progress: { progress.update(done: $0, total: $1) },
-            shouldStop: { stop.isSet }), tool: tool)
+            shouldStop: { stop.isSet })
+        options.apps = apps
+        let result = try ExperimentCommands.run(options, tool: tool)
         progress.finish()
         switch result {
         case let .completed(dir, runs, wall):

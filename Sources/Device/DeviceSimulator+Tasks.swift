@@ -322,5 +322,6 @@ extension DeviceSimulator {
         } else {
             metrics.user.backgroundBytesWifi += bytes
         }
+        if Sink.isEnabled { sink.attribute(app: task.request.app, bytes: bytes, network: task.network) }
     }
 }

@@ -124,6 +124,9 @@ public struct DeviceEvent: Sendable, Hashable {
 public protocol DeviceEventSink {
     static var isEnabled: Bool { get }
     mutating func record(_ event: DeviceEvent)
+    /// Per-app output: energy and bytes no row carries (defaults below do nothing).
+    mutating func attribute(app: Int32, energy: EnergyLedger)
+    mutating func attribute(app: Int32, bytes: Double, network: NetworkType)
 }
 
 /// The default: no log, no cost.
@@ -146,4 +149,18 @@ public struct EventRecorder: DeviceEventSink {
         for e in events { s += e.csvLine; s += "\n" }
         return s
     }
+}
+
+// Per-app output (apps.csv): what a sink needs to attribute to an app that
+// no events.csv row carries. Called only when `isEnabled`; the default does
+// nothing, so `EventRecorder` (and events.csv) are unchanged.
+extension DeviceEventSink {
+    /// Background energy charged to `app` that is on no row: a background
+    /// URLSession transfer's radio energy (promotion, active), and a silent
+    /// push, `beginBackgroundTask` or continued-processing run still going
+    /// at the horizon (its energy so far).
+    public mutating func attribute(app: Int32, energy: EnergyLedger) {}
+    /// Bytes (up + down) a background task of `app` moved on `network`
+    /// (the network at the task's start), counted when `bg_bytes_*` counts them.
+    public mutating func attribute(app: Int32, bytes: Double, network: NetworkType) {}
 }

@@ -85,6 +85,71 @@ final class ExternalPolicyTests: XCTestCase {
         XCTAssertNotEqual(try rows("one", "recent windowHours=2"), try rows("one", "recent windowHours=48"))
     }
 
+    /// `taskFinished` reports carry the bytes and network of TaskReport: a
+    /// Python greedy that sums them per network gets runs.csv's byte
+    /// columns (which also count a task censored at the horizon, which is
+    /// never reported); `cellular_budget.py` reads them and moves fewer
+    /// cellular bytes than greedy.
+    func testTaskFinishedBytesReachTheProcess() throws {
+        try skipWithoutPython()
+        let script = """
+        import sys
+        sys.path.insert(0, '\(Self.python.path)')
+        from bgbench_policy import Decision, Policy, serve
+        class Summing(Policy):
+            def __init__(self, start):
+                super().__init__(start)
+                self.bytes = {"wifi": 0.0, "cellular": 0.0, "offline": 0.0}
+            def observe(self, o):
+                if o["kind"] == "taskFinished":
+                    r = o["report"]
+                    assert r["bytesUp"] >= 0 and r["bytesDown"] >= 0, r
+                    self.bytes[r["network"]] += r["bytesUp"] + r["bytesDown"]
+            def decide(self, ctx):
+                return Decision(run_all_eligible=True, wake_at=ctx.next_earliest_begin())
+            def finish(self):
+                assert self.bytes["offline"] == 0, self.bytes
+                with open(self.params["out"], "a") as f:
+                    f.write("%d %r %r\\n" % (self.device["user"], self.bytes["wifi"], self.bytes["cellular"]))
+        serve(Summing)
+        """
+        try script.write(toFile: dir.path("summing.py"), atomically: true, encoding: .utf8)
+        let budget = Self.python.appendingPathComponent("cellular_budget.py").path
+        let spec = try write(spec: #"""
+            {"name": "external", "label": "sum", "params": {"command": \#(json(["python3", dir.path("summing.py")])), "out": \#(json([dir.path("bytes.txt")]).dropFirst().dropLast())}},
+            {"name": "external", "label": "budget", "params": {"command": \#(json(["python3", budget])), "cellularBytesPerDay": 0}},
+            {"name": "greedy"}
+            """#, users: 3, days: 1)
+        guard case .completed = try run(spec, out: "o") else { return XCTFail() }
+        let runs = try ResultFiles.readRuns(path: dir.path("o/runs.csv"), configurations: ["sum", "budget", "greedy"],
+                                            knownMetrics: Runner.metrics)
+        func column(_ name: String) -> Int { runs.metrics.firstIndex { $0.name == name }! }
+        func value(_ configuration: Int, user: Int, _ name: String) -> Double {
+            let r = (0..<runs.rowCount).first { runs.keys[$0].configuration == configuration && runs.keys[$0].user == user }!
+            return Array(runs.row(r))[column(name)]
+        }
+        let lines = try String(contentsOfFile: dir.path("bytes.txt"), encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.count, 3)
+        var cellular = 0.0
+        for line in lines {
+            let f = line.split(separator: " ")
+            let user = Int(f[0])!, wifi = Double(f[1])!, cell = Double(f[2])!
+            cellular += cell
+            let expectedWifi = value(0, user: user, "bg_bytes_wifi"), expectedCell = value(0, user: user, "bg_bytes_cellular")
+            if value(0, user: user, "tasks_censored") == 0 {
+                XCTAssertEqual(wifi, expectedWifi, accuracy: 1e-6 * max(1, expectedWifi))
+                XCTAssertEqual(cell, expectedCell, accuracy: 1e-6 * max(1, expectedCell))
+            } else {
+                XCTAssertLessThanOrEqual(wifi + cell, expectedWifi + expectedCell + 1e-6)
+            }
+            // The summing policy is greedy: the same runs as the built-in one.
+            XCTAssertEqual(value(0, user: user, "tasks_run"), value(2, user: user, "tasks_run"))
+        }
+        XCTAssertGreaterThan(cellular, 0, "the test world must have cellular background transfers")
+        let budgetCellular = (0..<3).map { value(1, user: $0, "bg_bytes_cellular") }.reduce(0, +)
+        XCTAssertLessThan(budgetCellular, cellular)
+    }
+
     // MARK: Failures (shell scripts: no Python needed)
 
     /// A decision process that handshakes, records its pid, then does `after`

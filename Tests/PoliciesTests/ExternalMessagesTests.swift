@@ -66,11 +66,49 @@ final class ExternalMessagesTests: XCTestCase {
             let m = try parse(ExternalMessages.observation(o, context))
             XCTAssertEqual(m["kind"] as? String, kind)
         }
-        // (taskFinished: its report has no public initialiser; the end-to-end
-        // tests' Python clients parse real ones.)
+        // (taskFinished: testTaskFinishedCarriesBytesAndNetwork.)
         XCTAssertEqual(ExternalMessages.number(.infinity), "null", "JSON has no infinity")
         XCTAssertEqual(try parse(ExternalMessages.observation(.stateChanged(.lowPowerModeOn), context))["change"] as? String, "lowPowerModeOn")
         XCTAssertEqual(try parse(ExternalMessages.observation(.refused(RequestID(3), .screenOn), context))["reason"] as? String, "screen_on")
+    }
+
+    /// The report of a finished task carries its bytes and network (the
+    /// TaskReport fields of issue 17), and they read back as written.
+    func testTaskFinishedCarriesBytesAndNetwork() throws {
+        let context = PolicyContext(now: SimTime(microseconds: 9_000_000), device: DeviceState(network: .wifi))
+        let report = TaskReport(request: request, start: SimTime(microseconds: 6_000_000), end: SimTime(microseconds: 8_000_000),
+                                outcome: .expired, fetchResult: .failed, energyJoules: 1.5,
+                                bytesUp: 1234.5, bytesDown: 0.1 + 0.2, network: .cellular)
+        let m = try parse(ExternalMessages.observation(.taskFinished(report), context))
+        XCTAssertEqual(m["kind"] as? String, "taskFinished")
+        let r = try XCTUnwrap(m["report"] as? [String: Any])
+        XCTAssertEqual(r["outcome"] as? String, "expired")
+        XCTAssertEqual(r["fetchResult"] as? String, "failed")
+        XCTAssertEqual(r["energyJoules"] as? Double, 1.5)
+        XCTAssertEqual(r["bytesUp"] as? Double, 1234.5)
+        // Shortest round-trip form: the same Double back (Foundation's reader on Linux
+        // is not exact in the last digit, so the text is checked).
+        let line = ExternalMessages.observation(.taskFinished(report), context)
+        XCTAssertTrue(line.contains(#""bytesDown":\#(0.1 + 0.2),"#), line)
+        XCTAssertEqual(Double("\(0.1 + 0.2)"), 0.1 + 0.2)
+        XCTAssertEqual(r["network"] as? String, "cellular")
+        XCTAssertEqual((r["request"] as? [String: Any])?["id"] as? Int, 12)
+        // A task that moved nothing: zeros and "offline".
+        let none = TaskReport(request: request, start: .zero, end: .zero, outcome: .failed)
+        let n = try XCTUnwrap(try parse(ExternalMessages.observation(.taskFinished(none), context))["report"] as? [String: Any])
+        XCTAssertEqual(n["bytesUp"] as? Double, 0)
+        XCTAssertEqual(n["bytesDown"] as? Double, 0)
+        XCTAssertEqual(n["network"] as? String, "offline")
+    }
+
+    /// One JSON string writer for the messages and the Experiments JSON
+    /// writer: control characters, quotes, backslashes and non-ASCII.
+    func testStringsAreEscapedForJSON() throws {
+        let s = "a\"b\\c\n\r\t\u{01}\u{1f}é✓"
+        XCTAssertEqual(JSONText.quote(s), #""a\"b\\c\n\r\t\u0001\u001fé✓""#)
+        XCTAssertEqual(ExternalMessages.string(s), JSONText.quote(s))
+        let back = try JSONSerialization.jsonObject(with: Data(JSONText.quote(s).utf8), options: .fragmentsAllowed) as? String
+        XCTAssertEqual(back, s)
     }
 
     func testDecisionReplyIsChecked() throws {

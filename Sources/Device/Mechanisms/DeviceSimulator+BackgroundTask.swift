@@ -57,7 +57,9 @@ extension DeviceSimulator {
         guard mechanisms.extraTime != nil else { return }
         for a in 0..<mechanisms.extraTime!.runs.count {
             guard let r = mechanisms.extraTime!.runs[a] else { continue }
-            metrics.user.backgroundTask.energyJoules += censorCPU(of: r)
+            let cpu = censorCPU(of: r)
+            metrics.user.backgroundTask.energyJoules += cpu
+            attributeCensored(r, cpu: cpu)
             mechanisms.extraTime!.runs[a] = nil
         }
     }

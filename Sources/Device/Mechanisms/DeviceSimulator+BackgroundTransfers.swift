@@ -64,6 +64,7 @@ extension DeviceSimulator {
         let t = networks.radio.backgroundTransfer(at: now, shape: shape, latency: apps.models[a].refresh.serverLatency)
         syncRadioTail()
         var joules = t.ledger.promotion + t.ledger.active
+        var refunded = 0.0
         metrics.user.energy.promotion += t.ledger.promotion
         metrics.user.energy.active += t.ledger.active
         if until < t.end {
@@ -72,8 +73,17 @@ extension DeviceSimulator {
             let refund = networks.radio.cutLastTransfer(at: max(now, until))
             metrics.user.energy.active += refund.active
             joules += refund.active
+            refunded = refund.active
         }
         metrics.user.urlSession.energyJoules += joules
+        if Sink.isEnabled {
+            // On no events.csv row (the started row has no energy): told to the sink for apps.csv.
+            var ledger = EnergyLedger()
+            ledger.promotion = t.ledger.promotion
+            ledger.active = t.ledger.active
+            ledger.active += refunded
+            sink.attribute(app: Int32(a), energy: ledger)
+        }
         mechanisms.transfers!.transfers[a]!.joules += joules
         mechanisms.transfers!.transfers[a]!.lastStart = now
         mechanisms.transfers!.transfers[a]!.phase = .running(start: now, dataEnd: t.end, pauseAt: until)

@@ -149,7 +149,9 @@ extension DeviceSimulator {
     mutating func finishContinuedProcessing() {
         guard mechanisms.continued != nil else { return }
         for e in mechanisms.continued!.running {
-            metrics.user.continuedProcessing.energyJoules += censorCPU(of: e.run!)
+            let cpu = censorCPU(of: e.run!)
+            metrics.user.continuedProcessing.energyJoules += cpu
+            attributeCensored(e.run!, cpu: cpu)
         }
         mechanisms.continued!.running = []
     }

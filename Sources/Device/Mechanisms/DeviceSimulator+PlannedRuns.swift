@@ -65,6 +65,16 @@ extension DeviceSimulator {
         return cpu
     }
 
+    /// A run still going at the horizon is on no events.csv row (rows are
+    /// logged at a run's end): its energy so far (charged at its start,
+    /// plus `cpu`) is told to the sink for apps.csv.
+    mutating func attributeCensored(_ run: PlannedBackgroundRun, cpu: Double) {
+        guard Sink.isEnabled else { return }
+        var ledger = run.ledger
+        ledger.cpu = cpu
+        sink.attribute(app: run.app, energy: ledger)
+    }
+
     /// The next time the device goes offline after `t` (`.farFuture`: none before the horizon).
     func nextOffline(after t: SimTime) -> SimTime {
         var i = networks.index + 1

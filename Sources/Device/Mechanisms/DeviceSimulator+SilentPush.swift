@@ -199,7 +199,9 @@ extension DeviceSimulator {
         guard mechanisms.push != nil else { return }
         for a in 0..<mechanisms.push!.runs.count {
             guard let run = mechanisms.push!.runs[a]?.run else { continue }
-            metrics.user.silentPush.energyJoules += censorCPU(of: run)
+            let cpu = censorCPU(of: run)
+            metrics.user.silentPush.energyJoules += cpu
+            attributeCensored(run, cpu: cpu)
             mechanisms.push!.runs[a] = nil
         }
         for case let h? in mechanisms.push!.channel.held { metrics.user.silentPush.heldAtEnd &+= h.pushes }

@@ -1,3 +1,5 @@
+import Policies
+
 /// A parsed JSON document that keeps object keys in file order, so specs can
 /// be echoed back (in `manifest.json` and `report.md`) exactly as written and
 /// error messages can point at a JSON path.
@@ -74,24 +76,6 @@ extension JSONValue {
         return "\(d)"
     }
 
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 {
-                    let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// The one JSON string writer (``JSONText``, shared with the external policy's messages).
+    static func quote(_ s: String) -> String { JSONText.quote(s) }
 }

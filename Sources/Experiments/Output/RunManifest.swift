@@ -11,6 +11,8 @@ public struct RunIdentity: Sendable, Equatable {
     public var dataHash: String
     public var seed: UInt64
     public var events: Bool
+    /// `apps.csv` written (`--apps`).
+    public var apps: Bool = false
 }
 
 public enum BGBenchVersion {
@@ -34,9 +36,9 @@ public enum BGBenchVersion {
 }
 
 extension ExperimentSpec {
-    public func identity(events: Bool) throws(InputFileError) -> RunIdentity {
+    public func identity(events: Bool, apps: Bool = false) throws(InputFileError) -> RunIdentity {
         RunIdentity(version: BGBenchVersion.current, specName: name, specHash: SHA256.hex(source.serialized()),
-                    dataHash: try ContentHashes.data(of: world), seed: seed, events: events)
+                    dataHash: try ContentHashes.data(of: world), seed: seed, events: events, apps: apps)
     }
 }
 
@@ -126,6 +128,7 @@ struct ShardMarker: Equatable {
             ("runs_sha256", .string(hashes.runs)),
             ("seed", .number(Double(identity.seed))),
             ("events", .bool(identity.events)),
+        ] + (identity.apps ? [("apps", JSONValue.bool(true))] : []) + [
             ("shard_index", .number(Double(shard.index))),
             ("shard_count", .number(Double(shard.count))),
             ("first_item", .number(Double(items.lowerBound))),
@@ -145,7 +148,7 @@ struct ShardMarker: Equatable {
             let node = JSONNode(try JSONParser.parse(text))
             let f = try node.object(knownKeys: ["version", "spec_name", "spec_hash", "data_hash", "runs_sha256", "seed", "events", "shard_index",
                                                 "shard_count", "first_item", "end_item", "total_items", "spec_path", "spec",
-                                                "executable", "registry"])
+                                                "executable", "registry", "apps"])
             func need(_ k: String) throws(SpecError) -> JSONNode {
                 guard let v = f[k] else { throw node.error("missing \"\(k)\"") }
                 return v
@@ -153,7 +156,7 @@ struct ShardMarker: Equatable {
             let identity = RunIdentity(
                 version: try need("version").string(), specName: try need("spec_name").string(),
                 specHash: try need("spec_hash").string(), dataHash: try need("data_hash").string(), seed: UInt64(try need("seed").int(in: 0...Int.max)),
-                events: try need("events").bool())
+                events: try need("events").bool(), apps: try f["apps"]?.bool() ?? false)
             let count = try need("shard_count").int(in: 1...1_000_000)
             let index = try need("shard_index").int(in: 0...(count - 1))
             let first = try need("first_item").int(in: 0...Int.max), end = try need("end_item").int(in: first...Int.max)

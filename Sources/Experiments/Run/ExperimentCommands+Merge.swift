@@ -34,6 +34,7 @@ extension ExperimentCommands {
                 if m.identity.dataHash != first.identity.dataHash { why.append("the trace data or generator parameters differ (sha256 \(m.identity.dataHash.prefix(16))… vs \(first.identity.dataHash.prefix(16))…)") }
                 if m.identity.seed != first.identity.seed { why.append("seed \(m.identity.seed) vs \(first.identity.seed)") }
                 if m.identity.events != first.identity.events { why.append("--events on one and not the other") }
+                if m.identity.apps != first.identity.apps { why.append("--apps on one and not the other") }
                 throw MergeError(message: "inconsistent shards: \(dir) differs from \(markers[0].dir): \(why.joined(separator: "; ")); all shards must come from the same spec, data, seed and bgbench version")
             }
             if let a = m.provenance, let b = first.provenance, a.registryFingerprint != b.registryFingerprint {
@@ -83,6 +84,10 @@ extension ExperimentCommands {
             if first.identity.events {
                 try concatenateEvents((0..<n).map { byIndex[$0]! }, to: stage.file("events.csv"))
             }
+            if first.identity.apps {
+                try concatenateEvents((0..<n).map { byIndex[$0]! }, to: stage.file("apps.csv"),
+                                      file: "apps.csv", flag: "--apps")
+            }
             let path = specPath ?? first.specPath
             let runsHash = try RunDirectory.writeFull(results: merged, wakes: wakes, hasEvents: first.identity.events,
                                                       spec: spec, specPath: path, producedBy: provenance, to: stage.path)
@@ -102,13 +107,15 @@ extension ExperimentCommands {
 
     /// The shards' `events.csv` files one after the other, the header once,
     /// copied in blocks (never a whole file in memory).
-    static func concatenateEvents(_ dirs: [String], to path: String) throws {
+    /// (`file`: `apps.csv` the same way.)
+    static func concatenateEvents(_ dirs: [String], to path: String, file: String = "events.csv",
+                                  flag: String = "--events") throws {
         var out = try OutputStreamFile(path: path)
         for (i, dir) in dirs.enumerated() {
-            let source = (dir as NSString).appendingPathComponent("events.csv")
+            let source = (dir as NSString).appendingPathComponent(file)
             let fd = open(source, O_RDONLY)
             guard fd >= 0 else {
-                throw MergeError(message: "\(source): cannot open (\(InputText.errnoText())), but the shards were run with --events")
+                throw MergeError(message: "\(source): cannot open (\(InputText.errnoText())), but the shards were run with \(flag)")
             }
             defer { close(fd) }
             var skippingHeader = i > 0

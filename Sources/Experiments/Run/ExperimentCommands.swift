@@ -12,6 +12,8 @@ public enum ExperimentCommands {
         public var threads: Int
         public var shard: Shard?
         public var events: Bool
+        /// Also write `apps.csv` (per-app metrics, `--apps`).
+        public var apps: Bool = false
         /// Replace an existing result directory at `out` (whole).
         public var force: Bool
         /// Called with (done, total) as work items finish (from worker threads).
@@ -58,7 +60,7 @@ public enum ExperimentCommands {
         let out = o.out ?? defaultOutput(for: spec)
         // Every check first, so `run` fails exactly where `validate` does.
         let runner = try prepare(spec, threads: o.threads)
-        let identity = try spec.identity(events: o.events)
+        let identity = try spec.identity(events: o.events, apps: o.apps)
         if let shard = o.shard, let marker = try? ShardMarker.read(directory: out),
            marker.identity == identity, marker.shard == shard {
             return .skipped(directory: out)
@@ -72,6 +74,7 @@ public enum ExperimentCommands {
             let start = Date()
             guard let output = try runner.run(shard: o.shard ?? .whole, threads: o.threads,
                                               eventsPath: o.events ? stage.file("events.csv") : nil,
+                                              appsPath: o.apps ? stage.file("apps.csv") : nil,
                                               shouldStop: o.shouldStop, progress: o.progress)
             else {
                 stage.abort()

@@ -92,6 +92,8 @@ public struct Runner: Sendable {
     /// the event-log CSV lines when asked for.
     struct ItemResult: Sendable {
         var events: String
+        /// The `apps.csv` rows when asked for (``AppsCSV``).
+        var apps: String = ""
         /// Main-loop events the simulations of this item processed.
         var simulatedEvents: Int
         /// Background wakes by hour of day, per configuration.
@@ -119,7 +121,7 @@ public struct Runner: Sendable {
 
     /// Simulates every configuration on work item `item`, writing configuration
     /// c's metrics row into `rows` at `rowIndex(c)`.
-    func runItem(_ item: Int, events: Bool, rows: RowBuffer, rowIndex: (Int) -> Int) -> ItemResult {
+    func runItem(_ item: Int, events: Bool, apps: Bool = false, rows: RowBuffer, rowIndex: (Int) -> Int) -> ItemResult {
         let r = item / users, u = item % users
         var trace = trace(replication: r, user: u)
         // The model-aware bound's knowledge, only for the configurations
@@ -142,7 +144,17 @@ public struct Runner: Sendable {
             if !needsModel[c] { trace.model = nil }
             let metrics: UserMetrics
             let device = SimulatedDevice(configuration: spec.configurations[c].label, replication: r, user: u)
-            if events {
+            if apps {
+                // Per-app output: the recorder sink, keeping the log too with --events.
+                let (m, recorder) = SimulatedDevice.$current.withValue(device) {
+                    simulateDeviceWithAppMetrics(trace: trace, configuration: deviceConfiguration, policy: policy,
+                                                 randomKey: key, memo: &memo, keepingEvents: events)
+                }
+                metrics = m
+                let prefix = CSV.field(spec.configurations[c].label) + ",\(r),\(userID(u)),"
+                if let log = recorder.log { for e in log.events { result.events += prefix + e.csvLine + "\n" } }
+                result.apps += AppsCSV.rows(prefix: prefix, appNames: trace.appNames, recorder)
+            } else if events {
                 let (m, log) = SimulatedDevice.$current.withValue(device) {
                     simulateDeviceWithLog(trace: trace, configuration: deviceConfiguration, policy: policy,
                                           randomKey: key, memo: &memo)
@@ -186,8 +198,9 @@ public struct Runner: Sendable {
     /// With `eventsPath`, the event log is streamed to that file as the items
     /// finish, in item order through a small reorder window (a few items per
     /// thread), so memory does not grow with the number of users and the
-    /// bytes do not depend on the thread count.
-    public func run(shard: Shard = .whole, threads: Int, eventsPath: String? = nil,
+    /// bytes do not depend on the thread count. `appsPath`: `apps.csv`
+    /// (per-app metrics), streamed the same way.
+    public func run(shard: Shard = .whole, threads: Int, eventsPath: String? = nil, appsPath: String? = nil,
                     shouldStop userStop: @escaping @Sendable () -> Bool = { false },
                     progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws(OutputError) -> Output? {
         let resources = self.resources
@@ -206,6 +219,10 @@ public struct Runner: Sendable {
             try OrderedChunkWriter(path: p, first: items.lowerBound, window: 2 * max(1, threads) + 2,
                                    header: Self.eventsHeader)
         }
+        let appsWriter = try appsPath.map { p throws(OutputError) in
+            try OrderedChunkWriter(path: p, first: items.lowerBound, window: 2 * max(1, threads) + 2,
+                                   header: AppsCSV.header)
+        }
         // Rows go straight into the result table, configuration-major in item
         // order — already the output order — so nothing is copied or sorted
         // afterwards (peak memory is one table, not two).
@@ -214,17 +231,25 @@ public struct Runner: Sendable {
             let rows = RowBuffer(buffer, width: Self.metrics.count)
             return WorkQueue.map(items, threads: threads, shouldStop: shouldStop,
                                  progress: { progress($0, total) }) { item in
-                var result = runItem(item, events: writer != nil, rows: rows) { c in c * total + (item - items.lowerBound) }
+                var result = runItem(item, events: writer != nil, apps: appsWriter != nil, rows: rows) { c in
+                    c * total + (item - items.lowerBound)
+                }
                 writer?.submit(item, result.events)
                 result.events = ""
+                // After events.csv's chunk: the writer of the next apps item
+                // has submitted its events chunk, so it never waits there.
+                appsWriter?.submit(item, result.apps)
+                result.apps = ""
                 return result
             }
         }
         guard !shouldStop(), results.allSatisfy({ $0 != nil }) else {
             writer?.cancel()
+            appsWriter?.cancel()
             return nil
         }
         try writer?.finish()
+        try appsWriter?.finish()
 
         var keys: [RunKey] = []
         keys.reserveCapacity(labels.count * total)

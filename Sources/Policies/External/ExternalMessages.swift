@@ -45,7 +45,7 @@ enum ExternalMessages {
         case .sessionEnded(let app): return head + #""sessionEnded","app":\#(app)}"#
         case .submitted(let r): return head + #""submitted","request":\#(request(r, refusal: nil))}"#
         case .taskFinished(let t):
-            return head + #""taskFinished","report":{"request":\#(request(t.request, refusal: nil)),"start":\#(t.start.microseconds),"end":\#(t.end.microseconds),"outcome":"\#(t.outcome.name)","fetchResult":\#(t.fetchResult.map { #""\#($0.name)""# } ?? "null"),"energyJoules":\#(number(t.energyJoules))}}"#
+            return head + #""taskFinished","report":{"request":\#(request(t.request, refusal: nil)),"start":\#(t.start.microseconds),"end":\#(t.end.microseconds),"outcome":"\#(t.outcome.name)","fetchResult":\#(t.fetchResult.map { #""\#($0.name)""# } ?? "null"),"energyJoules":\#(number(t.energyJoules)),"bytesUp":\#(number(t.bytesUp)),"bytesDown":\#(number(t.bytesDown)),"network":"\#(t.network.name)"}}"#
         case .stateChanged(let change): return head + #""stateChanged","change":"\#(name(change))"}"#
         case .refused(let id, let why): return head + #""refused","request":\#(id.rawValue),"reason":"\#(why.name)"}"#
         case .forceQuit(let app): return head + #""forceQuit","app":\#(app)}"#
@@ -88,21 +88,7 @@ enum ExternalMessages {
     /// has no infinity or NaN, so those are null.
     static func number(_ x: Double) -> String { x.isFinite ? "\(x)" : "null" }
 
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20: out += "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count) + String(u.value, radix: 16)
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
-    }
+    static func string(_ s: String) -> String { JSONText.quote(s) }
 
     static func json(_ v: ParameterValue) -> String {
         switch v {
