@@ -95,6 +95,14 @@ final class LaunchTimingTests: XCTestCase {
         XCTAssertEqual(c, (1 - exp(-1)) / 1, accuracy: 1e-12)
         let q = fast.timing.announcedShare(app: 0)
         XCTAssertEqual(fast.timing.worthHolding(app: 0, rate: 4, delay: .minutes(15)), q * (1 - c) > (1 - q) * (c - u))
+        // Episodes only: between episodes (screen off, no session just
+        // ended) it runs at once; during one it is held.
+        fast.timing.episodeOnly = true
+        XCTAssertNil(fast.timing.hold(request, now: context.now, device: context.device, rate: 4))
+        var inSession = context.device
+        inSession.isScreenOn = true
+        inSession.foregroundApp = 0
+        XCTAssertNotNil(fast.timing.hold(request, now: context.now, device: inSession, rate: 4))
         // Off: never held, whatever it learnt.
         fast.timing.enabled = false
         XCTAssertNil(fast.timing.hold(request, now: context.now, device: context.device, rate: 4))
@@ -114,9 +122,10 @@ final class LaunchTimingTests: XCTestCase {
         let timed = simulateDevice(trace: t, policy: CostAwarePredictorPolicy(targetJoulesPerDay: 5000, holdForLaunch: true),
                                    randomKey: 5)
         let greedy = simulateDevice(trace: t, policy: GreedyPolicy(), randomKey: 5)
-        // Without the hold, "feed" is refreshed every 15 min and is fresh at
-        // 9:02 only when its last refresh came after 8:55 (about a third);
-        // with it, from the second week on its refresh runs at 9:00.
+        // Without the hold, "feed" is refreshed whenever its request allows,
+        // at times unrelated to 9:02; with it, once the policy has learnt
+        // that "feed" follows "lead", its refresh runs at 9:00 and meets
+        // the 9:02 launch before the 9:05 update.
         XCTAssertGreaterThan(timed.freshLaunches, eager.freshLaunches + 8)
         XCTAssertGreaterThan(timed.freshLaunches, greedy.freshLaunches + 8)
         XCTAssertLessThan(timed.energy.total, eager.energy.total)

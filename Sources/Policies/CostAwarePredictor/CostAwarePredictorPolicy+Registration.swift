@@ -34,6 +34,8 @@ extension CostAwarePredictorPolicy {
             PolicyParameter("maxHold", .duration, default: .string("2h"), "longest an eligible refresh is held past its earliestBeginDate (assumption)"),
             PolicyParameter("triggerProbability", .number, default: .number(0.2), range: 0...1, "P(app next | app now) at which a held refresh runs (assumption)"),
             PolicyParameter("followWindow", .duration, default: .string("5m"), "a launch this soon after a session's end follows that session (assumption)"),
+            PolicyParameter("holdEpisodeOnly", .number, default: .number(0), range: 0...1, "1: hold only while a session is on or ended within followWindow; 0: at any time"),
+            PolicyParameter("holdCost", .number, default: .number(1), range: 0...1000, "weight of the unannounced launches' worst-case loss in the hold's stopping test (assumption)"),
         ]) { p, _ in
         CostAwarePredictorPolicy(
             targetJoulesPerDay: p.number("targetJoulesPerDay"), initialGainPerJoule: p.number("initialGainPerJoule"),
@@ -47,6 +49,7 @@ extension CostAwarePredictorPolicy {
             wifiJoules: p.number("wifiJoules"), rideJoules: p.number("rideJoules"),
             chargingFactor: p.number("chargingFactor"),
             holdForLaunch: p.number("holdForLaunch") >= 0.5, maxHold: p.duration("maxHold"),
-            triggerProbability: p.number("triggerProbability"), followWindow: p.duration("followWindow"))
+            triggerProbability: p.number("triggerProbability"), followWindow: p.duration("followWindow"),
+            holdCost: p.number("holdCost"), holdEpisodeOnly: p.number("holdEpisodeOnly") >= 0.5)
     }
 }

@@ -62,7 +62,9 @@ import SimCore
 /// - `holdForLaunch` (0/1, 0): the timing ingredient (`LaunchTiming`); with
 ///   it, `maxHold` (duration, 1 min–1 day, 2h), `triggerProbability`
 ///   (P(app next | app now), 0–1, 0.2) and `followWindow` (duration,
-///   1 s–1 h, 5m: a launch this soon after a session's end follows it).
+///   1 s–1 h, 5m: a launch this soon after a session's end follows it),
+///   `holdCost` (κ of the stopping test, 0–1000, 1; 0 holds whenever a
+///   trigger ever announced the app).
 ///   Every default is an assumption; only `maxHold` and
 ///   `triggerProbability` were explored (on the first 300–500 users of
 ///   the default world).
@@ -82,7 +84,7 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
                 learnContent: Bool = true, priorUpdatesPerHour: Double = 0.5, priorHours: Double = 2,
                 cellularJoules: Double = 14, wifiJoules: Double = 1, rideJoules: Double = 1, chargingFactor: Double = 1,
                 holdForLaunch: Bool = false, maxHold: SimDuration = .hours(2), triggerProbability: Double = 0.2,
-                followWindow: SimDuration = .minutes(5)) {
+                followWindow: SimDuration = .minutes(5), holdCost: Double = 1, holdEpisodeOnly: Bool = false) {
         launches = LaunchModel(decay: decay, priorDays: priorDays, timeOfWeek: timeOfWeek,
                                recencyWindow: recencyWindow, transitionWindow: transitionWindow)
         content = ContentRateEstimator(priorRate: priorUpdatesPerHour, priorHours: priorHours, decay: decay, learn: learnContent)
@@ -91,7 +93,8 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
         bar = GainThreshold(target: targetJoulesPerDay, initialGain: initialGainPerJoule, adaptRate: adaptRate,
                             capFactor: capFactor)
         timing = LaunchTiming(enabled: holdForLaunch, maxHold: maxHold, trigger: triggerProbability,
-                              followWindow: followWindow, decay: decay)
+                              followWindow: followWindow, holdCost: holdCost, decay: decay)
+        timing.episodeOnly = holdEpisodeOnly
         self.recheck = recheck
         self.horizon = horizon
     }
