@@ -151,5 +151,8 @@ final class LaunchTimingTests: XCTestCase {
 
     func testConformance() {
         XCTAssertEqual(PolicyConformance.check(CostAwarePredictorPolicy(holdForLaunch: true)), [])
+        XCTAssertEqual(PolicyConformance.check(CostAwarePredictorPolicy(holdForLaunch: true, holdCost: 0)), [],
+                       "holding whenever a trigger ever announced the app")
+        XCTAssertEqual(PolicyConformance.check(CostAwarePredictorPolicy(holdForLaunch: true, holdCost: 0, holdEpisodeOnly: true)), [])
     }
 }
