@@ -65,6 +65,9 @@ final class ReliabilityTests: XCTestCase {
             (spec(users: 100_000_000, days: 3650), "$"),
             (spec(policies: #"[{"name": "usage-predictor", "params": {"slot": "1us"}}]"#), "$.policies[0].params.slot"),
             (spec(policies: #"[{"name": "coalescing", "base": {"name": "fixed-interval", "params": {"interval": "0s"}}}]"#), "$.policies[0].base.params.interval"),
+            // Issue 19, the timing ingredient of cost-aware-predictor.
+            (spec(policies: #"[{"name": "cost-aware-predictor", "params": {"holdForLaunch": 1, "maxHold": "10s"}}]"#), "$.policies[0].params.maxHold"),
+            (spec(policies: #"[{"name": "cost-aware-predictor", "params": {"followWindow": "2h"}}]"#), "$.policies[0].params.followWindow"),
             // Issue 18, continued processing and SwiftUI handlers.
             (spec(#""cancellationGrace": "0s""#), "$.device.cancellationGrace"),
             (spec(#""continuedProcessing": {"maxRunning": 0}"#), "$.device.continuedProcessing.maxRunning"),

@@ -30,6 +30,12 @@ extension CostAwarePredictorPolicy {
             PolicyParameter("wifiJoules", .number, default: .number(1), range: 0...1e6, "cost of a refresh on Wi-Fi (assumption)"),
             PolicyParameter("rideJoules", .number, default: .number(1), range: 0...1e6, "cost when the radio is already up (assumption)"),
             PolicyParameter("chargingFactor", .number, default: .number(1), range: 0...1, "factor on the cost while charging (1: charger energy counts in full)"),
+            PolicyParameter("holdForLaunch", .number, default: .number(0), range: 0...1, "1: hold an eligible refresh for a likely launch (the timing ingredient); 0: run it when eligible"),
+            PolicyParameter("maxHold", .duration, default: .string("2h"), "longest an eligible refresh is held past its earliestBeginDate (assumption)"),
+            PolicyParameter("triggerProbability", .number, default: .number(0.2), range: 0...1, "P(app next | app now) at which a held refresh runs (assumption)"),
+            PolicyParameter("followWindow", .duration, default: .string("5m"), "a launch this soon after a session's end follows that session (assumption)"),
+            PolicyParameter("holdEpisodeOnly", .number, default: .number(0), range: 0...1, "1: hold only while a session is on or ended within followWindow; 0: at any time"),
+            PolicyParameter("holdCost", .number, default: .number(1), range: 0...1000, "weight of the unannounced launches' worst-case loss in the hold's stopping test (assumption)"),
         ]) { p, _ in
         CostAwarePredictorPolicy(
             targetJoulesPerDay: p.number("targetJoulesPerDay"), initialGainPerJoule: p.number("initialGainPerJoule"),
@@ -41,6 +47,9 @@ extension CostAwarePredictorPolicy {
             learnContent: p.number("learnContent") >= 0.5, priorUpdatesPerHour: p.number("priorUpdatesPerHour"),
             priorHours: p.number("priorHours"), cellularJoules: p.number("cellularJoules"),
             wifiJoules: p.number("wifiJoules"), rideJoules: p.number("rideJoules"),
-            chargingFactor: p.number("chargingFactor"))
+            chargingFactor: p.number("chargingFactor"),
+            holdForLaunch: p.number("holdForLaunch") >= 0.5, maxHold: p.duration("maxHold"),
+            triggerProbability: p.number("triggerProbability"), followWindow: p.duration("followWindow"),
+            holdCost: p.number("holdCost"), holdEpisodeOnly: p.number("holdEpisodeOnly") >= 0.5)
     }
 }

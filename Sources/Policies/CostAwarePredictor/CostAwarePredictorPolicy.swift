@@ -21,6 +21,10 @@ import SimCore
 ///   factors move with the clock; a state change or a finished task —
 ///   which leaves the radio up for others to ride — is a decision point
 ///   too).
+/// - with `holdForLaunch` on, an eligible refresh worth running may be
+///   held for a likely launch instead (`LaunchTiming`): run when a session
+///   that usually leads to the app is on or has just ended, or after
+///   `maxHold`, and held only while waiting is worth more than running now.
 /// Processing requests run only on the charger (they bring no fresh
 /// launches; off the charger their energy is the battery's).
 ///
@@ -55,11 +59,21 @@ import SimCore
 /// - `priorUpdatesPerHour` (updates/h, 0–1e3, 0.5) and `priorHours` (h, 0–1e6, 2): the prior.
 /// - `cellularJoules` (J, 14), `wifiJoules` (J, 1), `rideJoules` (J, 1),
 ///   `chargingFactor` (0–1, 1): the cost model (`RefreshCost`).
+/// - `holdForLaunch` (0/1, 0): the timing ingredient (`LaunchTiming`); with
+///   it, `maxHold` (duration, 1 min–1 day, 2h), `triggerProbability`
+///   (P(app next | app now), 0–1, 0.2) and `followWindow` (duration,
+///   1 s–1 h, 5m: a launch this soon after a session's end follows it),
+///   `holdCost` (κ of the stopping test, 0–1000, 1; 0 holds whenever a
+///   trigger ever announced the app).
+///   Every default is an assumption; only `maxHold` and
+///   `triggerProbability` were explored (on the first 300–500 users of
+///   the default world).
 public struct CostAwarePredictorPolicy: SchedulingPolicy {
     var launches: LaunchModel
     var content: ContentRateEstimator
     var cost: RefreshCost
     var bar: GainThreshold
+    var timing: LaunchTiming
     public var recheck: SimDuration
     public var horizon: SimDuration
 
@@ -68,7 +82,9 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
                 decay: Double = 0.95, priorDays: Double = 1, timeOfWeek: Bool = true,
                 recencyWindow: SimDuration? = .minutes(30), transitionWindow: SimDuration? = .minutes(10),
                 learnContent: Bool = true, priorUpdatesPerHour: Double = 0.5, priorHours: Double = 2,
-                cellularJoules: Double = 14, wifiJoules: Double = 1, rideJoules: Double = 1, chargingFactor: Double = 1) {
+                cellularJoules: Double = 14, wifiJoules: Double = 1, rideJoules: Double = 1, chargingFactor: Double = 1,
+                holdForLaunch: Bool = false, maxHold: SimDuration = .hours(2), triggerProbability: Double = 0.2,
+                followWindow: SimDuration = .minutes(5), holdCost: Double = 1, holdEpisodeOnly: Bool = false) {
         launches = LaunchModel(decay: decay, priorDays: priorDays, timeOfWeek: timeOfWeek,
                                recencyWindow: recencyWindow, transitionWindow: transitionWindow)
         content = ContentRateEstimator(priorRate: priorUpdatesPerHour, priorHours: priorHours, decay: decay, learn: learnContent)
@@ -76,6 +92,9 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
                            chargingFactor: chargingFactor)
         bar = GainThreshold(target: targetJoulesPerDay, initialGain: initialGainPerJoule, adaptRate: adaptRate,
                             capFactor: capFactor)
+        timing = LaunchTiming(enabled: holdForLaunch, maxHold: maxHold, trigger: triggerProbability,
+                              followWindow: followWindow, holdCost: holdCost, decay: decay)
+        timing.episodeOnly = holdEpisodeOnly
         self.recheck = recheck
         self.horizon = horizon
     }
@@ -86,8 +105,9 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
     mutating func roll(_ context: PolicyContext) {
         launches.ensure(apps: context.appCount)
         content.ensure(apps: context.appCount)
+        timing.ensure(apps: context.appCount)
         let passed = launches.roll(to: context.now)
-        for _ in 0..<passed { content.decayOneDay() }
+        for _ in 0..<passed { content.decayOneDay(); timing.decayOneDay() }
         bar.roll(to: context.now.day, joules: context.backgroundJoules)
     }
 
@@ -96,9 +116,11 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
         switch observation {
         case .launch(let app):
             launches.launched(app: Int(app), at: context.now)
+            timing.launched(app: Int(app), at: context.now)
             if context.device.network.isOnline { content.fetched(app: Int(app), at: context.now) }
         case .sessionEnded(let app):
             launches.sessionEnded(app: Int(app), at: context.now)
+            timing.sessionEnded(app: Int(app), at: context.now)
         case .taskFinished(let r) where r.outcome == .success && r.request.kind.refreshesContent:
             content.refreshed(app: Int(r.request.app), start: r.start, result: r.fetchResult)
         default:
@@ -133,7 +155,12 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
             let a = Int(r.app)
             if expectedGain(app: a, now: now) >= bar.gainPerJoule * joules {
                 switch context.refusal(for: r) {
-                case nil: run.append(r.id)
+                case nil:
+                    if let until = timing.hold(r, now: now, device: context.device, rate: content.rate(app: a)) {
+                        wakeAt(until)
+                    } else {
+                        run.append(r.id)
+                    }
                 case .beforeEarliestBegin?: wakeAt(r.earliestBegin)
                 default: break
                 }

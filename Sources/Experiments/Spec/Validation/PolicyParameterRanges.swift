@@ -22,6 +22,9 @@ public enum PolicyParameterRanges {
         ("exponential-backoff", "cap", .seconds(1, 365 * day)),
         ("oracle", "leadTime", .seconds(0, day)),
         ("oracle", "radioWindow", .seconds(0, day)),
+        // The timing ingredient of cost-aware-predictor (issue 19).
+        ("cost-aware-predictor", "maxHold", .seconds(60, day)),
+        ("cost-aware-predictor", "followWindow", .seconds(1, 3_600)),
     ]
 
     /// Checks one configuration's policy JSON (`name`, `params`, `base`).
