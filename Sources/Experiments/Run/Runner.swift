@@ -197,6 +197,11 @@ public struct Runner: Sendable {
     /// finish, in item order through a small reorder window (a few items per
     /// thread), so memory does not grow with the number of users and the
     /// bytes do not depend on the thread count.
+    ///
+    /// A trace-set world's rows are read as the items are taken, so a bad row
+    /// (anywhere in the set: the rest of each pass is read to its end) is
+    /// thrown from here as a ``TraceInputError``, after the events file is
+    /// removed; nothing is returned partial.
     public func run(shard: Shard = .whole, threads: Int, eventsPath: String? = nil,
                     shouldStop userStop: @escaping @Sendable () -> Bool = { false },
                     progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> Output? {
