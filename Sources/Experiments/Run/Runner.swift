@@ -200,8 +200,9 @@ public struct Runner: Sendable {
     ///
     /// A trace-set world's rows are read as the items are taken, so a bad row
     /// (anywhere in the set: the rest of each pass is read to its end) is
-    /// thrown from here as a ``TraceInputError``, after the events file is
-    /// removed; nothing is returned partial.
+    /// thrown from here as a ``TraceInputError``, the events writer
+    /// cancelled (the caller removes its staging directory); nothing is
+    /// returned partial.
     public func run(shard: Shard = .whole, threads: Int, eventsPath: String? = nil,
                     shouldStop userStop: @escaping @Sendable () -> Bool = { false },
                     progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> Output? {
