@@ -246,7 +246,9 @@ final class CSVCursor {
     }
 
     /// Splits the next line into fields (reading on as needed) and makes it
-    /// the current row; nil at the end of the file.
+    /// the current row; nil at the end of the file. Inlined into each row
+    /// loop, as the whole-file loop it replaced was (`refill` stays out of line).
+    @inline(__always)
     private func split() throws -> CSVRow? {
         while true {
             if let i = CSVRows.offset(of: 10, in: UnsafePointer(buffer), from: start, to: filled) {
@@ -287,6 +289,7 @@ final class CSVCursor {
     }
 
     /// No complete line left: keeps the partial one, at the front, and reads on.
+    @inline(never)
     private func refill() throws {
         if start > 0 {
             if filled > start { memmove(buffer, buffer + start, filled - start) }
