@@ -2,15 +2,16 @@
 // range-checked) on a generated 200-user × 7-day set, against reading the
 // same files' bytes only (the I/O floor). One op = one byte of CSV; the note
 // gives MB/s. Timed in the process's CPU time (all threads), not wall time:
-// "per core", and steady on a shared machine (wall time is in the note; the
-// reader reads the five per-user files in parallel).
+// "per core", and steady on a shared machine (wall time is in the note).
+// `read` is the per-user stream (`TraceSetStream`) drained, so this is the
+// streaming reader's speed, on one thread.
 import Foundation
 import Traces
 
 extension BenchmarkFamily {
     static let traceRead = BenchmarkFamily(
         name: "trace-read",
-        summary: "one byte of trace-set CSV read strictly (TraceSetReader) vs the bytes alone",
+        summary: "one byte of trace-set CSV read strictly, user by user (TraceSetReader, on TraceSetStream) vs the bytes alone",
         candidateTitle: "reader ns/byte", baselineTitle: "bytes ns/byte"
     ) {
         selectedSizes([200]).map { users in

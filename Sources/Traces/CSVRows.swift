@@ -19,6 +19,8 @@ struct CSVRow {
     let ranges: UnsafeBufferPointer<(Int, Int)>
     let fieldCount: Int
     let expectedCount: Int
+    /// An empty line (nothing before its end of line).
+    var isBlank = false
 
     var fields: UnsafeBufferPointer<(Int, Int)> { ranges }
 
@@ -152,105 +154,183 @@ struct CSVRow {
 }
 
 /// Line-by-line reading of one trace-set CSV file: checks the header, then
-/// hands each data row to `body`. Lines end in "\n" ("\r\n" is accepted);
-/// no quoting (no field may contain a comma); no blank lines. Works on the
-/// file's bytes (no String per line or field: Docs/Performance.md).
+/// hands out the data rows one at a time, on demand (`scan`), so that a
+/// reader can take one user's rows and leave the next user's first row for
+/// later. Lines end in "\n" ("\r\n" is accepted); no quoting (no field may
+/// contain a comma); no blank lines. Works on the file's bytes (no String per
+/// line or field: Docs/Performance.md).
 ///
-/// The file is read in chunks of `chunkBytes` into one buffer, reused chunk
-/// after chunk (a line longer than the buffer grows it): memory does not
-/// grow with the file, and the buffer stays in cache instead of faulting in
-/// a fresh copy of the whole file.
+/// The file is read in chunks of `CSVRows.chunkBytes` into one buffer,
+/// reused chunk after chunk (a line longer than the buffer grows it): memory
+/// does not grow with the file, and the buffer stays in cache instead of
+/// faulting in a fresh copy of the whole file.
+final class CSVCursor {
+    let file: String
+    private let fileIndex: Int
+    private let expectedCount: Int
+    private let fd: Int32
+    private var buffer: UnsafeMutablePointer<UInt8>
+    private var capacity = CSVRows.chunkBytes
+    /// Field ranges of the current line, in a buffer reused line after line.
+    private let store: UnsafeMutableBufferPointer<(Int, Int)>
+    /// Line number of the current row (1 = the header).
+    private(set) var line = 0
+    /// buffer[start..<filled]: bytes not yet consumed (the current row first).
+    private var start = 0, filled = 0
+    private var atEnd = false
+    /// Whether the current row is split (its fields in `store`) and not yet
+    /// consumed; `next` is where the row after it begins, `fieldCount` its count.
+    private var hasRow = false
+    private var next = 0
+    private var fieldCount = 0
+
+    /// Opens `file` in `dir` and checks its header line.
+    init(_ dir: URL, _ file: String) throws {
+        let header = TraceSetFile.headers[file]!
+        self.file = file
+        fileIndex = TraceSetFile.allCSV.firstIndex(of: file)!
+        expectedCount = header.count
+        fd = open(dir.appendingPathComponent(file).path, O_RDONLY)
+        guard fd >= 0 else {
+            throw TraceFormatError(file: file, line: 0, column: 0, message: "cannot read the file: \(String(cString: strerror(errno)))")
+        }
+        buffer = .allocate(capacity: capacity)
+        store = .allocate(capacity: CSVRows.maxFields)
+        guard let first = try split() else {
+            throw TraceFormatError(file: file, line: 1, column: 0, message: "expected the header \(header.joined(separator: ","))")
+        }
+        try CSVRows.checkHeader(first, header)
+        consume()
+    }
+
+    deinit {
+        close(fd)
+        buffer.deallocate()
+        store.deallocate()
+    }
+
+    /// Hands `body` the rows from the current one on: a row for which it
+    /// returns true is consumed, the first for which it returns false stays
+    /// the current row (the next `scan` starts with it). Returns at that row
+    /// or at the end of the file.
+    @inline(__always)
+    func scan(_ body: (CSVRow) throws -> Bool) throws {
+        while let row = try current() {
+            guard try body(row) else { return }
+            consume()
+        }
+    }
+
+    /// The current data row, nil at the end of the file. Valid until `consume`.
+    @inline(__always)
+    private func current() throws -> CSVRow? {
+        if hasRow { return row() }
+        guard let r = try split() else { return nil }
+        if r.isBlank {
+            throw TraceFormatError(file: file, line: line, column: 0, message: "blank line; expected a data row")
+        }
+        return r
+    }
+
+    @inline(__always)
+    private func row() -> CSVRow {
+        CSVRow(fileIndex: fileIndex, line: line, bytes: UnsafeBufferPointer(start: buffer, count: filled),
+               ranges: UnsafeBufferPointer(rebasing: store[0..<min(fieldCount, CSVRows.maxFields)]),
+               fieldCount: fieldCount, expectedCount: expectedCount)
+    }
+
+    @inline(__always)
+    private func consume() {
+        start = next
+        hasRow = false
+    }
+
+    /// Splits the next line into fields (reading on as needed) and makes it
+    /// the current row; nil at the end of the file. Inlined into each row
+    /// loop, as the whole-file loop it replaced was (`refill` stays out of line).
+    @inline(__always)
+    private func split() throws -> CSVRow? {
+        while true {
+            if let i = CSVRows.offset(of: 10, in: UnsafePointer(buffer), from: start, to: filled) {
+                return fields(end: i, next: i + 1)
+            }
+            if atEnd {
+                return start < filled ? fields(end: filled, next: filled) : nil
+            }
+            try refill()
+        }
+    }
+
+    /// The line buffer[start..<i] (i: its "\n", or the end of the file).
+    @inline(__always)
+    private func fields(end i: Int, next after: Int) -> CSVRow {
+        let base = UnsafePointer(buffer)
+        // The fields, at each ',' of the line, found by `memchr`, which
+        // tests many bytes per instruction.
+        var count = 0
+        var f = start
+        while let j = CSVRows.offset(of: 44, in: base, from: f, to: i) {
+            if count < CSVRows.maxFields { store[count] = (f, j) }
+            count += 1
+            f = j + 1
+        }
+        // [start, end): the line without its "\n" and a "\r" before it.
+        var end = i
+        if end > start && base[end - 1] == 13 { end -= 1 }
+        line += 1
+        if count < CSVRows.maxFields { store[count] = (f, end) }
+        count += 1
+        fieldCount = count
+        next = after
+        hasRow = true
+        var r = row()
+        r.isBlank = end == start
+        return r
+    }
+
+    /// No complete line left: keeps the partial one, at the front, and reads on.
+    @inline(never)
+    private func refill() throws {
+        if start > 0 {
+            if filled > start { memmove(buffer, buffer + start, filled - start) }
+            filled -= start
+            start = 0
+        }
+        if filled == capacity {
+            let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * capacity)
+            larger.update(from: buffer, count: filled)
+            buffer.deallocate()
+            buffer = larger
+            capacity *= 2
+        }
+        while true {
+            let n = Foundation.read(fd, buffer + filled, capacity - filled)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw TraceFormatError(file: file, line: line, column: 0, message: "cannot read the file: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { atEnd = true }
+            filled += n
+            return
+        }
+    }
+}
+
+/// Whole-file reading, for the files read in one go (traceset.csv, apps.csv,
+/// users.csv): every data row to `body`, in order.
 enum CSVRows {
     static let chunkBytes = 1 << 18
 
     static func forEach(_ dir: URL, _ file: String, _ body: (CSVRow) throws -> Void) throws {
-        let header = TraceSetFile.headers[file]!
-        let fileIndex = TraceSetFile.allCSV.firstIndex(of: file)!
-        let fd = open(dir.appendingPathComponent(file).path, O_RDONLY)
-        guard fd >= 0 else {
-            throw TraceFormatError(file: file, line: 0, column: 0, message: "cannot read the file: \(String(cString: strerror(errno)))")
-        }
-        defer { close(fd) }
-        var capacity = chunkBytes
-        var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        defer { buffer.deallocate() }
-        // Field ranges of the current line, in a buffer reused line after line.
-        let store = UnsafeMutableBufferPointer<(Int, Int)>.allocate(capacity: maxFields)
-        defer { store.deallocate() }
-        var lineNumber = 0
-        var start = 0, filled = 0  // buffer[start..<filled]: bytes not yet handed out
-        var atEnd = false
-
-        /// The line buffer[start..<i] (i: its "\n", or the end of the file).
-        func line(_ i: Int) throws {
-            let base = UnsafePointer(buffer)
-            let bytes = UnsafeBufferPointer(start: base, count: filled)
-            // The fields, at each ',' of the line, found by `memchr`, which
-            // tests many bytes per instruction.
-            var count = 0
-            var f = start
-            while let j = offset(of: 44, in: base, from: f, to: i) {
-                if count < maxFields { store[count] = (f, j) }
-                count += 1
-                f = j + 1
-            }
-            // [start, end): the line without its "\n" and a "\r" before it.
-            var end = i
-            if end > start && bytes[end - 1] == 13 { end -= 1 }
-            lineNumber += 1
-            if count < maxFields { store[count] = (f, end) }
-            count += 1
-            let row = CSVRow(fileIndex: fileIndex, line: lineNumber, bytes: bytes,
-                             ranges: UnsafeBufferPointer(rebasing: store[0..<min(count, maxFields)]),
-                             fieldCount: count, expectedCount: header.count)
-            if lineNumber == 1 {
-                try checkHeader(row, header)
-            } else if end == start {
-                throw TraceFormatError(file: file, line: lineNumber, column: 0, message: "blank line; expected a data row")
-            } else {
-                try body(row)
-            }
-        }
-
-        while true {
-            if let i = offset(of: 10, in: UnsafePointer(buffer), from: start, to: filled) {
-                try line(i)
-                start = i + 1
-                continue
-            }
-            if atEnd {
-                if start < filled { try line(filled) }
-                break
-            }
-            // No complete line left: keep the partial one, at the front, and read on.
-            if start > 0 {
-                if filled > start { memmove(buffer, buffer + start, filled - start) }
-                filled -= start
-                start = 0
-            }
-            if filled == capacity {
-                let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: 2 * capacity)
-                larger.update(from: buffer, count: filled)
-                buffer.deallocate()
-                buffer = larger
-                capacity *= 2
-            }
-            let n = Foundation.read(fd, buffer + filled, capacity - filled)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw TraceFormatError(file: file, line: lineNumber, column: 0, message: "cannot read the file: \(String(cString: strerror(errno)))")
-            }
-            if n == 0 { atEnd = true }
-            filled += n
-        }
-        if lineNumber == 0 {
-            throw TraceFormatError(file: file, line: 1, column: 0, message: "expected the header \(header.joined(separator: ","))")
+        try CSVCursor(dir, file).scan { row in
+            try body(row)
+            return true
         }
     }
 
     /// The offset of the first `byte` in `base[from..<to]`, nil if none.
     @inline(__always)
-    private static func offset(of byte: UInt8, in base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int? {
+    static func offset(of byte: UInt8, in base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int? {
         memchr(base + from, Int32(byte), to - from).map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) }
     }
 
@@ -258,7 +338,7 @@ enum CSVRows {
     /// file has at most 11 columns), reported with its true count.
     static let maxFields = 32
 
-    private static func checkHeader(_ row: CSVRow, _ header: [String]) throws {
+    static func checkHeader(_ row: CSVRow, _ header: [String]) throws {
         let file = row.file
         for (i, name) in header.enumerated() where i >= row.ranges.count || row[i] != name {
             throw TraceFormatError(file: file, line: 1, column: i + 1,

@@ -25,6 +25,11 @@ public struct StreamSynthesiser: Sendable {
     /// importer's guess, `ImportedApps`), else the set's own (Poisson
     /// unless generator.json says otherwise).
     public init(streams: Set<TraceStream>, parameters: GeneratorParameters, set: TraceSet) {
+        self.init(streams: streams, parameters: parameters, header: set.header)
+    }
+
+    /// As `init(streams:parameters:set:)`, from the set's header alone.
+    public init(streams: Set<TraceStream>, parameters: GeneratorParameters, header set: TraceSetHeader) {
         self.streams = streams
         days = set.days
         hasUsersFile = set.hasUsersFile

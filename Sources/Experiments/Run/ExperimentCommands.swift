@@ -42,7 +42,7 @@ public enum ExperimentCommands {
     /// `validate` describes, so the two accept exactly the same inputs.
     public static func prepare(_ spec: ExperimentSpec, threads: Int) throws -> Runner {
         let runner = try Runner(spec: spec)
-        do { try WorldChecks.check(spec, traceSet: runner.traceSet, threads: threads) } catch {
+        do { try WorldChecks.check(spec, traceHeader: runner.traceHeader, threads: threads) } catch {
             var e = error
             e.file = spec.file
             throw e
@@ -113,12 +113,14 @@ public enum ExperimentCommands {
     public static func validate(specPath: String, threads: Int, registry: PolicyRegistry) throws -> String {
         let spec = try ExperimentSpec.load(path: specPath, registry: registry)
         let runner = try prepare(spec, threads: threads)
+        // Every row of a trace set, read as `run` reads it.
+        try runner.checkTraceSet()
         let users: String
         switch spec.world {
         case let .generated(u, d, _): users = "\(u) users × \(d) days"
         case let .traces(dir):
             let synthesised = spec.traceSynthesis.map { "; \($0.streams.map(\.rawValue).joined(separator: ", ")) synthesised" } ?? ""
-            users = "trace set \(dir) (\(runner.users) users × \(runner.traceSet!.days) days\(synthesised))"
+            users = "trace set \(dir) (\(runner.users) users × \(runner.traceHeader!.days) days\(synthesised))"
         }
         return "\(specPath): valid. \(spec.configurations.count) configurations (\(spec.configurations.map(\.label).joined(separator: "; "))) × \(users) × \(spec.replications) replication(s); baseline \(spec.configurations[spec.baseline].label)."
     }

@@ -14,11 +14,14 @@ import Traces
 /// prototype — so the output is the same for any thread count or sharding.
 /// All configurations of a user run back to back on the same trace (common
 /// random numbers), and the trace is dropped afterwards: memory does not grow
-/// with the population, only with the result rows.
+/// with the population, only with the result rows. A trace-set world is read
+/// user by user as the items are taken (`TraceFeed`), so it holds at most one
+/// user's trace per thread, plus the set's header.
 public struct Runner: Sendable {
     public let spec: ExperimentSpec
-    /// Trace set loaded once for a `traces` world; nil for a generated one.
-    public let traceSet: TraceSet?
+    /// The trace set's apps, horizon and user list for a `traces` world
+    /// (its users' rows are read during `run`); nil for a generated one.
+    public let traceHeader: TraceSetHeader?
     /// Fills the streams a `traces` world synthesises, per user and
     /// replication (nil when it synthesises none).
     let synthesiser: StreamSynthesiser?
@@ -33,18 +36,18 @@ public struct Runner: Sendable {
     public init(spec: ExperimentSpec) throws {
         self.spec = spec
         if case let .traces(directory) = spec.world {
-            let set: TraceSet
-            do { set = try TraceSetReader.read(directory: URL(fileURLWithPath: directory)) } catch let e as TraceFormatError {
+            let header: TraceSetHeader
+            do { header = try TraceSetHeader.read(directory: URL(fileURLWithPath: directory)) } catch let e as TraceFormatError {
                 throw TraceInputError(directory: directory, error: e)
             }
-            try TraceSetRanges.check(set, directory: directory)
-            try TraceSynthesisSpec.checkCovers(set, synthesis: spec.traceSynthesis, file: spec.file)
-            traceSet = set
+            try TraceSetRanges.check(header, directory: directory)
+            try TraceSynthesisSpec.checkCovers(header, synthesis: spec.traceSynthesis, file: spec.file)
+            traceHeader = header
             synthesiser = spec.traceSynthesis.map {
-                StreamSynthesiser(streams: Set($0.streams), parameters: $0.parameters, set: set)
+                StreamSynthesiser(streams: Set($0.streams), parameters: $0.parameters, header: header)
             }
         } else {
-            traceSet = nil
+            traceHeader = nil
             synthesiser = nil
         }
         var made: [any SchedulingPolicy] = []
@@ -69,7 +72,7 @@ public struct Runner: Sendable {
     public var users: Int {
         switch spec.world {
         case let .generated(users, _, _): users
-        case .traces: traceSet?.users.count ?? 0
+        case .traces: traceHeader?.profiles.count ?? 0
         }
     }
 
@@ -77,7 +80,7 @@ public struct Runner: Sendable {
     /// id (`users.csv`), which need not be 0, 1, 2, ...; for a generated
     /// world the position itself.
     public func userID(_ u: Int) -> Int {
-        traceSet?.users[u].profile.index ?? u
+        traceHeader?.profiles[u].index ?? u
     }
 
     /// Work items: (replication, user) pairs, replication-major.
@@ -105,25 +108,30 @@ public struct Runner: Sendable {
         StreamKey.derive(seed: spec.seed, user: UInt64(r), stream: "replication")
     }
 
-    func trace(replication r: Int, user u: Int) -> DeviceTrace {
+    /// The device trace of user `u` in replication `r`: generated, or for a
+    /// trace-set world the user's trace as read (`read`), its synthesised
+    /// streams drawn.
+    func trace(replication r: Int, user u: Int, read: UserTrace?) -> DeviceTrace {
         switch spec.world {
         case let .generated(_, days, parameters):
             let generator = PopulationGenerator(parameters: parameters, seed: worldSeed(replication: r), days: days)
             return DeviceTrace(generator.user(u), apps: parameters.apps)
         case .traces:
-            let set = traceSet!
+            let read = read!
             // Synthesised streams are drawn from the replication's world
             // seed and the user's id, as a generated world draws them.
-            let user = synthesiser.map { $0.complete(set.users[u], seed: worldSeed(replication: r)) } ?? set.users[u]
-            return DeviceTrace(user, apps: set.apps)
+            let user = synthesiser.map { $0.complete(read, seed: worldSeed(replication: r)) } ?? read
+            return DeviceTrace(user, apps: traceHeader!.apps)
         }
     }
 
-    /// Simulates every configuration on work item `item`, writing configuration
-    /// c's metrics row into `rows` at `rowIndex(c)`.
-    func runItem(_ item: Int, events: Bool, apps: Bool = false, rows: RowBuffer, rowIndex: (Int) -> Int) -> ItemResult {
+    /// Simulates every configuration on work item `item` (for a trace-set
+    /// world, on `read`, its user's trace), writing configuration c's
+    /// metrics row into `rows` at `rowIndex(c)`.
+    func runItem(_ item: Int, read: UserTrace?, events: Bool, apps: Bool = false, rows: RowBuffer,
+                 rowIndex: (Int) -> Int) -> ItemResult {
         let r = item / users, u = item % users
-        var trace = trace(replication: r, user: u)
+        var trace = trace(replication: r, user: u, read: read)
         // The model-aware bound's knowledge, only for the configurations
         // that ask for it (a generated world; nil for a trace set).
         if needsModel.contains(true), case let .generated(_, days, parameters) = spec.world {
@@ -183,6 +191,9 @@ public struct Runner: Sendable {
         public var simulatedEvents: Int
         /// Background wakes by hour of day, totalled per configuration.
         public var wakesByHour: WakesByHour
+        /// For a trace-set world, the most users' traces read and not yet
+        /// simulated at any moment (at most the thread count); 0 otherwise.
+        public var tracesHeldAtOnce: Int = 0
     }
 
     /// The header of `events.csv`.
@@ -200,9 +211,15 @@ public struct Runner: Sendable {
     /// thread), so memory does not grow with the number of users and the
     /// bytes do not depend on the thread count. `appsPath`: `apps.csv`
     /// (per-app metrics), streamed the same way.
+    ///
+    /// A trace-set world's rows are read as the items are taken, so a bad row
+    /// (anywhere in the set: the rest of each pass is read to its end) is
+    /// thrown from here as a ``TraceInputError``, the events and apps writers
+    /// cancelled (the caller removes its staging directory); nothing is
+    /// returned partial.
     public func run(shard: Shard = .whole, threads: Int, eventsPath: String? = nil, appsPath: String? = nil,
                     shouldStop userStop: @escaping @Sendable () -> Bool = { false },
-                    progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws(OutputError) -> Output? {
+                    progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> Output? {
         let resources = self.resources
         for r in resources { r.watch(stop: userStop) }
         defer { for r in resources { r.shutDown() } }
@@ -227,21 +244,44 @@ public struct Runner: Sendable {
         // order — already the output order — so nothing is copied or sorted
         // afterwards (peak memory is one table, not two).
         var values = [Double](repeating: .nan, count: labels.count * total * Self.metrics.count)
-        let results = values.withUnsafeMutableBufferPointer { buffer in
-            let rows = RowBuffer(buffer, width: Self.metrics.count)
-            return WorkQueue.map(items, threads: threads, shouldStop: shouldStop,
-                                 progress: { progress($0, total) }) { item in
-                var result = runItem(item, events: writer != nil, apps: appsWriter != nil, rows: rows) { c in
-                    c * total + (item - items.lowerBound)
+        let feed = traceHeader.map { TraceFeed(directory: URL(fileURLWithPath: traceDirectory), header: $0) }
+        let results: [ItemResult?]
+        do {
+            results = try values.withUnsafeMutableBufferPointer { buffer in
+                let rows = RowBuffer(buffer, width: Self.metrics.count)
+                let work: @Sendable (Int, UserTrace?) -> ItemResult = { item, read in
+                    var result = runItem(item, read: read, events: writer != nil, apps: appsWriter != nil,
+                                         rows: rows) { c in
+                        c * total + (item - items.lowerBound)
+                    }
+                    writer?.submit(item, result.events)
+                    result.events = ""
+                    // After events.csv's chunk: the writer of the next apps item
+                    // has submitted its events chunk, so it never waits there.
+                    appsWriter?.submit(item, result.apps)
+                    result.apps = ""
+                    return result
                 }
-                writer?.submit(item, result.events)
-                result.events = ""
-                // After events.csv's chunk: the writer of the next apps item
-                // has submitted its events chunk, so it never waits there.
-                appsWriter?.submit(item, result.apps)
-                result.apps = ""
-                return result
+                guard let feed else {
+                    return WorkQueue.map(items, threads: threads, shouldStop: shouldStop,
+                                         progress: { progress($0, total) }) { work($0, nil) }
+                }
+                return try WorkQueue.map(items, threads: threads, shouldStop: shouldStop,
+                                         progress: { progress($0, total) },
+                                         input: { try feed.trace(item: $0) }) { item, read in
+                    defer { feed.release() }
+                    return work(item, read)
+                }
             }
+            if !shouldStop() { try feed?.finish() }
+        } catch let e as TraceFormatError {
+            writer?.cancel()
+            appsWriter?.cancel()
+            throw TraceInputError(directory: traceDirectory, error: e)
+        } catch {
+            writer?.cancel()
+            appsWriter?.cancel()
+            throw error
         }
         guard !shouldStop(), results.allSatisfy({ $0 != nil }) else {
             writer?.cancel()
@@ -262,7 +302,27 @@ public struct Runner: Sendable {
             for (c, hours) in item!.wakesByHour.enumerated() { wakes.add(configuration: c, hours) }
         }
         return Output(results: set, itemCount: total,
-                      simulatedEvents: results.reduce(0) { $0 + $1!.simulatedEvents }, wakesByHour: wakes)
+                      simulatedEvents: results.reduce(0) { $0 + $1!.simulatedEvents }, wakesByHour: wakes,
+                      tracesHeldAtOnce: feed?.mostHeldAtOnce ?? 0)
+    }
+
+    /// The trace set's directory ("" for a generated world).
+    var traceDirectory: String {
+        if case let .traces(directory) = spec.world { return directory }
+        return ""
+    }
+
+    /// Reads and checks every user of the trace set with the stream and the
+    /// rules `run` reads them with, simulating nothing (what `validate` does
+    /// for a trace-set world); nothing for a generated world.
+    public func checkTraceSet() throws {
+        guard let traceHeader else { return }
+        do {
+            let stream = try TraceSetStream(directory: URL(fileURLWithPath: traceDirectory), header: traceHeader)
+            while try stream.next() != nil {}
+        } catch let e as TraceFormatError {
+            throw TraceInputError(directory: traceDirectory, error: e)
+        }
     }
 }
 

@@ -16,15 +16,21 @@ public enum TraceSetRanges {
     ]
 
     public static func check(_ set: TraceSet, directory: String) throws(InputFileError) {
+        try check(set.header, directory: directory)
+    }
+
+    /// As `check(_:directory:)`, on the header alone (the profiles are all
+    /// these rules read).
+    public static func check(_ set: TraceSetHeader, directory: String) throws(InputFileError) {
         guard (1...ResourceLimits.maxDays).contains(set.days) else {
             throw InputFileError(file: directory + "/" + TraceSetFile.traceSet, line: 2, message: "\(set.days) days; allowed: 1 to \(ResourceLimits.maxDays)")
         }
-        guard set.users.count <= ResourceLimits.maxUsers else {
-            throw InputFileError(file: directory + "/users.csv", line: nil, message: "\(set.users.count) users; at most \(ResourceLimits.maxUsers) are allowed")
+        guard set.profiles.count <= ResourceLimits.maxUsers else {
+            throw InputFileError(file: directory + "/users.csv", line: nil, message: "\(set.profiles.count) users; at most \(ResourceLimits.maxUsers) are allowed")
         }
         // Without users.csv the power constants are synthesised, not read.
-        for user in set.users where set.hasUsersFile {
-            do { try profile.checkAll(user.profile, under: "user \(user.profile.index)") } catch {
+        for user in set.profiles where set.hasUsersFile {
+            do { try profile.checkAll(user, under: "user \(user.index)") } catch {
                 throw InputFileError(file: directory + "/users.csv", line: nil, message: "\(error.path): \(error.message)")
             }
         }

@@ -6,6 +6,12 @@ import Device
 /// call (`ExperimentCommands.prepare`), so the two agree on every input.
 public enum WorldChecks {
     public static func check(_ spec: ExperimentSpec, traceSet: TraceSet?, threads: Int) throws(SpecError) {
+        try check(spec, traceHeader: traceSet?.header, threads: threads)
+    }
+
+    /// As `check(_:traceSet:threads:)`, with the trace set's header alone
+    /// (what a streamed run holds before its users).
+    public static func check(_ spec: ExperimentSpec, traceHeader traceSet: TraceSetHeader?, threads: Int) throws(SpecError) {
         let apps: [String], users: Int, days: Int
         var updatesPerDay = 0.0, sessionsPerDay = 0.0
         switch spec.world {
@@ -17,7 +23,7 @@ public enum WorldChecks {
         case .traces:
             guard let traceSet else { return }
             try TraceSynthesisSpec.checkCovers(traceSet, synthesis: spec.traceSynthesis, file: spec.file)
-            apps = traceSet.apps.map(\.name); users = traceSet.users.count; days = traceSet.days
+            apps = traceSet.apps.map(\.name); users = traceSet.profiles.count; days = traceSet.days
         }
         try DeviceRanges.checkAppNames(spec.appsNamedInDevice, worldApps: apps, at: "$.device.apps")
         try checkForceQuitReach(spec, worldApps: apps)

@@ -1,0 +1,70 @@
+// A trace set read one user at a time (formats: Datasets/README.md): the
+// header (apps, horizon, user list) first, then each user's rows of the five
+// per-user files, checked as they are read. Memory is one user's rows plus
+// one read buffer per file, whatever the size of the set; the whole-set
+// reader (`TraceSetReader.read`) is this stream drained.
+import Foundation
+
+public final class TraceSetStream {
+    public let header: TraceSetHeader
+    private let context: UserRowContext
+    private var sessions: SessionRows
+    private var charging: ChargingRows?
+    private var lowPowerMode: LowPowerModeRows?
+    private var network: NetworkRows?
+    private var content: ContentRows?
+    /// Position in `header.profiles` of the next user to read.
+    public private(set) var position = 0
+
+    /// Reads and checks the header of the set in `directory` and opens its
+    /// per-user files.
+    public convenience init(directory: URL) throws {
+        try self.init(directory: directory, header: TraceSetHeader.read(directory: directory))
+    }
+
+    /// Opens the per-user files of `directory`, whose header was read
+    /// already (`TraceSetHeader.read`): a second pass over the same set.
+    public init(directory: URL, header: TraceSetHeader) throws {
+        self.header = header
+        context = UserRowContext(header)
+        let present = header.present
+        func open(_ file: String) throws -> UserRowCursor? {
+            present.contains(file) ? try UserRowCursor(directory, file) : nil
+        }
+        sessions = SessionRows(file: try UserRowCursor(directory, TraceSetFile.sessions))
+        charging = try open(TraceSetFile.charging).map(ChargingRows.init)
+        lowPowerMode = try open(TraceSetFile.lowPowerMode).map(LowPowerModeRows.init)
+        network = try open(TraceSetFile.network).map(NetworkRows.init)
+        content = try open(TraceSetFile.contentUpdates).map(ContentRows.init)
+    }
+
+    /// The next user's trace, every row of it checked; nil after the last
+    /// user, once every file has been checked to its end. A file the set
+    /// omits (its stream is synthesised) leaves its field empty.
+    ///
+    /// The files are read in the order sessions, charging, Low Power Mode,
+    /// network, content: with several bad files, the error is that of the
+    /// first user with a bad row, and for that user of the first file.
+    public func next() throws -> UserTrace? {
+        guard position < header.profiles.count else {
+            try sessions.file.expectEnd(context)
+            try charging?.file.expectEnd(context)
+            try lowPowerMode?.file.expectEnd(context)
+            try network?.file.expectEnd(context)
+            try content?.file.expectEnd(context)
+            return nil
+        }
+        let pos = position
+        var profile = header.profiles[pos]
+        let userSessions = try sessions.take(pos, context)
+        let userCharging = try charging?.take(pos, context) ?? []
+        let userLowPowerMode = try lowPowerMode?.take(pos, context) ?? []
+        let userNetwork = try network?.take(pos, context) ?? []
+        let userContent = try content?.take(pos, context) ?? Array(repeating: [], count: context.appCount)
+        if !header.hasUsersFile { profile.meanSessionsPerDay = Double(userSessions.count) / Double(header.days) }
+        let trace = UserTrace(profile: profile, horizon: header.horizon, sessions: userSessions, charging: userCharging,
+                              network: userNetwork, contentUpdates: userContent, lowPowerModeDecisions: userLowPowerMode)
+        position += 1
+        return trace
+    }
+}
