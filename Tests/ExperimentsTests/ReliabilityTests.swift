@@ -68,6 +68,8 @@ final class ReliabilityTests: XCTestCase {
             // Issue 19, the timing ingredient of cost-aware-predictor.
             (spec(policies: #"[{"name": "cost-aware-predictor", "params": {"holdForLaunch": 1, "maxHold": "10s"}}]"#), "$.policies[0].params.maxHold"),
             (spec(policies: #"[{"name": "cost-aware-predictor", "params": {"followWindow": "2h"}}]"#), "$.policies[0].params.followWindow"),
+            (spec(policies: #"[{"name": "model-bound", "params": {"recheck": "1us"}}]"#), "$.policies[0].params.recheck"),
+            (spec(policies: #"[{"name": "ios-system", "params": {"baseInterval": "1s"}}]"#), "$.policies[0].params.baseInterval"),
             // Issue 18, continued processing and SwiftUI handlers.
             (spec(#""cancellationGrace": "0s""#), "$.device.cancellationGrace"),
             (spec(#""continuedProcessing": {"maxRunning": 0}"#), "$.device.continuedProcessing.maxRunning"),

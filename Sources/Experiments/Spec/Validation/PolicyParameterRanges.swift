@@ -25,6 +25,21 @@ public enum PolicyParameterRanges {
         // The timing ingredient of cost-aware-predictor (issue 19).
         ("cost-aware-predictor", "maxHold", .seconds(60, day)),
         ("cost-aware-predictor", "followWindow", .seconds(1, 3_600)),
+        // The other durations of the learning policy, iOS's scheduler and
+        // the bounds: a recheck or interval of a microsecond would wake the
+        // device a million times a simulated second (assumption-level
+        // bounds: wide enough for any study, tight enough to stay finite).
+        ("cost-aware-predictor", "recheck", .seconds(60, day)),
+        ("cost-aware-predictor", "horizon", .seconds(3_600, 7 * day)),
+        ("cost-aware-predictor", "recencyWindow", .seconds(1, day)),
+        ("cost-aware-predictor", "transitionWindow", .seconds(1, day)),
+        ("model-bound", "recheck", .seconds(60, day)),
+        ("oracle-planner", "leadTime", .seconds(0, day)),
+        ("ios-system", "baseInterval", .seconds(60, 30 * day)),
+        ("ios-system", "slowRun", .seconds(1, day)),
+        ("ios-system", "distrustFor", .seconds(1, 365 * day)),
+        ("ios-system", "processingIdle", .seconds(1, day)),
+        ("ios-system", "processingRecency", .seconds(3_600, 365 * day)),
     ]
 
     /// Checks one configuration's policy JSON (`name`, `params`, `base`).
