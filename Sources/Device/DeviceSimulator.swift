@@ -192,8 +192,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
             for s in trace.sessions { launches[Int(s.app)].append(s.start) }
             // Issue 19: the outages and dead zones are part of the future a
             // bound sees (empty when off).
-            let outageIntervals = outages.any
-                ? zip(outages.starts, outages.ends).map { TimeIntervals(starts: $0, ends: $1) } : []
+            let outageIntervals = outages.any ? outages.perApp : []
             future = FutureLaunches(launches: launches, contentUpdates: trace.contentUpdates,
                                     backendOutages: outageIntervals,
                                     deadZones: mechanisms.deadZones?.zones ?? .none)

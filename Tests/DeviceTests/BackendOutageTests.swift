@@ -11,7 +11,7 @@ final class BackendOutageTests: XCTestCase {
         let horizon = SimTime(day: 2000)
         XCTAssertFalse(BackendOutageModel().isOn)
         let off = BackendOutages(model: BackendOutageModel(), apps: 3, horizon: horizon, random: DeviceRandom(key: 1))
-        XCTAssertTrue(off.starts.allSatisfy(\.isEmpty))
+        XCTAssertTrue(off.perApp.allSatisfy { $0.starts.isEmpty })
         XCTAssertFalse(off.isDown(app: 0, at: SimTime(day: 3)))
 
         let model = BackendOutageModel(perDay: 0.5, medianDuration: .minutes(30), durationSigma: 1)
@@ -20,20 +20,19 @@ final class BackendOutageTests: XCTestCase {
         let meanDown = 1800 * exp(0.5)
         let meanUp = 86_400 / 0.5
         let expectedCount = 2000 * 86_400 / (meanUp + meanDown)
-        XCTAssertEqual(Double(o.starts[0].count), expectedCount, accuracy: 4 * expectedCount.squareRoot())
+        XCTAssertEqual(Double(o.perApp[0].starts.count), expectedCount, accuracy: 4 * expectedCount.squareRoot())
         let fraction = o.downtime(app: 0, before: horizon).seconds / (2000 * 86_400)
         XCTAssertEqual(fraction, meanDown / (meanUp + meanDown), accuracy: 0.25 * meanDown / (meanUp + meanDown))
         // Sorted and disjoint; inside an interval the backend is down, just after it up.
-        for k in 1..<o.starts[0].count { XCTAssertGreaterThan(o.starts[0][k], o.ends[0][k - 1]) }
-        let (s, e) = (o.starts[0][3], o.ends[0][3])
+        for k in 1..<o.perApp[0].starts.count { XCTAssertGreaterThan(o.perApp[0].starts[k], o.perApp[0].ends[k - 1]) }
+        let (s, e) = (o.perApp[0].starts[3], o.perApp[0].ends[3])
         XCTAssertTrue(o.isDown(app: 0, at: s))
         XCTAssertTrue(o.isDown(app: 0, at: s + (e - s) * 0.5))
         XCTAssertFalse(o.isDown(app: 0, at: e))
         XCTAssertFalse(o.isDown(app: 0, at: SimTime(microseconds: s.microseconds - 1)))
         // Apps are independent; the same key gives the same outages.
-        XCTAssertNotEqual(o.starts[0], o.starts[1])
+        XCTAssertNotEqual(o.perApp[0].starts, o.perApp[1].starts)
         let again = BackendOutages(model: model, apps: 2, horizon: horizon, random: DeviceRandom(key: 42))
-        XCTAssertEqual(again.starts, o.starts)
-        XCTAssertEqual(again.ends, o.ends)
+        XCTAssertEqual(again.perApp, o.perApp)
     }
 }

@@ -169,7 +169,7 @@ final class DeadZoneTests: XCTestCase {
                 XCTAssertFalse(inZone(r.start!, z), "\(policy): a run at \(r.start!) in a dead zone")
             }
             // Some refresh starts right at the end of an outage or zone (the oracle's planned wake).
-            let ends = Set(outages.ends[0] + z.map(\.1))
+            let ends = Set(outages.perApp[0].ends + z.map(\.1))
             XCTAssertTrue(runs.contains { ends.contains($0.start!) }, "\(policy)")
         }
     }

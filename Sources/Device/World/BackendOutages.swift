@@ -66,58 +66,35 @@ public struct BackendOutageModel: Sendable, Hashable, Codable {
 /// under every policy (common random numbers), and no existing stream is
 /// consumed.
 struct BackendOutages {
-    /// Per app, the outages as sorted, disjoint [start, end) intervals.
-    let starts: [[SimTime]]
-    let ends: [[SimTime]]
+    /// Per app, its outages.
+    let perApp: [TimeIntervals]
     /// Whether any app has an outage: the one test a task start pays when
-    /// outages are off (no per-app array is touched).
+    /// outages are off (no per-app list is touched).
     let any: Bool
 
     init(model: BackendOutageModel, apps: Int, horizon: SimTime, random: DeviceRandom) {
-        var starts = Array(repeating: [SimTime](), count: apps)
-        var ends = Array(repeating: [SimTime](), count: apps)
-        if model.isOn {
-            let meanUpSeconds = 86_400 / model.perDay
-            for a in 0..<apps {
-                var t = SimTime.zero
-                var k: UInt64 = 0
-                while true {
-                    let u = random.uniform(RandomPurpose.outageUptime.rawValue, UInt64(a), k)
-                    t = t + .seconds(-meanUpSeconds * Foundation.log1p(-u))
-                    if t >= horizon { break }
-                    let z = standardNormalQuantile(random.uniform(RandomPurpose.outageDuration.rawValue, UInt64(a), k))
-                    let seconds = min(model.medianDuration.seconds * Foundation.exp(model.durationSigma * z), 7 * 86_400)
-                    starts[a].append(t)
-                    t = t + .seconds(max(1, seconds))
-                    ends[a].append(t)
-                    k += 1
-                }
-            }
+        guard model.isOn else {
+            perApp = Array(repeating: .none, count: apps)
+            any = false
+            return
         }
-        self.starts = starts
-        self.ends = ends
-        any = starts.contains { !$0.isEmpty }
+        perApp = (0..<apps).map { a in
+            TimeIntervals.alternatingRenewal(
+                perDay: model.perDay, medianDuration: model.medianDuration, durationSigma: model.durationSigma,
+                horizon: horizon,
+                gapUniform: { random.uniform(RandomPurpose.outageUptime.rawValue, UInt64(a), $0) },
+                durationUniform: { random.uniform(RandomPurpose.outageDuration.rawValue, UInt64(a), $0) })
+        }
+        any = perApp.contains { !$0.starts.isEmpty }
     }
 
     /// Whether app `app`'s backend is down at `time`.
     @inline(__always)
     func isDown(app: Int, at time: SimTime) -> Bool {
-        guard any, app < starts.count else { return false }
-        let s = starts[app]
-        guard !s.isEmpty else { return false }
-        // The last outage starting at or before `time` (binary search).
-        var lo = 0, hi = s.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if s[mid] <= time { lo = mid + 1 } else { hi = mid }
-        }
-        return lo > 0 && time < ends[app][lo - 1]
+        guard any, app < perApp.count else { return false }
+        return perApp[app].contains(time)
     }
 
     /// The total outage time of app `app` before `horizon` (for tests and docs).
-    func downtime(app: Int, before horizon: SimTime) -> SimDuration {
-        var total = SimDuration.zero
-        for (s, e) in zip(starts[app], ends[app]) where s < horizon { total = total + (min(e, horizon) - s) }
-        return total
-    }
+    func downtime(app: Int, before horizon: SimTime) -> SimDuration { perApp[app].total(before: horizon) }
 }

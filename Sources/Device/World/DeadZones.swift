@@ -72,38 +72,6 @@ public struct DeadZoneModel: Sendable, Hashable, Codable {
     }
 }
 
-/// Sorted, disjoint [start, end) intervals of world time, with the two
-/// questions the simulator and the oracles ask of them. Shared by dead
-/// zones and (per app) backend outages.
-public struct TimeIntervals: Sendable, Hashable {
-    public let starts: [SimTime]
-    public let ends: [SimTime]
-
-    public init(starts: [SimTime], ends: [SimTime]) {
-        precondition(starts.count == ends.count, "one end per start")
-        self.starts = starts
-        self.ends = ends
-    }
-
-    public static let none = TimeIntervals(starts: [], ends: [])
-
-    /// The end of the interval holding `t`, or nil if none does (binary search).
-    @inline(__always)
-    public func end(ofIntervalHolding t: SimTime) -> SimTime? {
-        guard !starts.isEmpty else { return nil }
-        var lo = 0, hi = starts.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if starts[mid] <= t { lo = mid + 1 } else { hi = mid }
-        }
-        return lo > 0 && t < ends[lo - 1] ? ends[lo - 1] : nil
-    }
-
-    /// Whether an interval holds `t`.
-    @inline(__always)
-    public func contains(_ t: SimTime) -> Bool { end(ofIntervalHolding: t) != nil }
-}
-
 /// One device's dead zones, drawn at the simulator's start from the
 /// device's keyed randomness: the k-th gap from `RandomPurpose.deadZoneGap`
 /// (0, k), the k-th duration from `RandomPurpose.deadZoneDuration` (0, k).
@@ -127,22 +95,11 @@ struct DeadZones: DeviceMechanism {
     /// nil when the model is off (no zone can happen).
     init?(model: DeadZoneModel, horizon: SimTime, random: DeviceRandom) {
         guard model.isOn else { return nil }
-        var starts: [SimTime] = [], ends: [SimTime] = []
-        let meanGapSeconds = 86_400 / model.perDay
-        var t = SimTime.zero
-        var k: UInt64 = 0
-        while true {
-            let u = random.uniform(RandomPurpose.deadZoneGap.rawValue, 0, k)
-            t = t + .seconds(-meanGapSeconds * Foundation.log1p(-u))
-            if t >= horizon { break }
-            let z = standardNormalQuantile(random.uniform(RandomPurpose.deadZoneDuration.rawValue, 0, k))
-            let seconds = min(model.medianDuration.seconds * Foundation.exp(model.durationSigma * z), 7 * 86_400)
-            starts.append(t)
-            t = t + .seconds(max(1, seconds))
-            ends.append(t)
-            k += 1
-        }
-        zones = TimeIntervals(starts: starts, ends: ends)
+        zones = TimeIntervals.alternatingRenewal(
+            perDay: model.perDay, medianDuration: model.medianDuration, durationSigma: model.durationSigma,
+            horizon: horizon,
+            gapUniform: { random.uniform(RandomPurpose.deadZoneGap.rawValue, 0, $0) },
+            durationUniform: { random.uniform(RandomPurpose.deadZoneDuration.rawValue, 0, $0) })
         requestTimeout = model.requestTimeout
         boundaryMoved()
     }
@@ -167,9 +124,5 @@ struct DeadZones: DeviceMechanism {
     }
 
     /// The total dead time before `horizon` (for tests and docs).
-    func deadTime(before horizon: SimTime) -> SimDuration {
-        var total = SimDuration.zero
-        for (s, e) in zip(zones.starts, zones.ends) where s < horizon { total = total + (min(e, horizon) - s) }
-        return total
-    }
+    func deadTime(before horizon: SimTime) -> SimDuration { zones.total(before: horizon) }
 }
