@@ -4,7 +4,8 @@ import SimCore
 /// One typed parameter of a policy, with its default and meaning.
 public struct PolicyParameter: Sendable {
     public enum Kind: String, Sendable {
-        /// A duration string: `"15m"`, `"30s"`, `"2h"` (must be > 0).
+        /// A duration string: `"15m"`, `"30s"`, `"2h"` (must be > 0, or
+        /// ≥ 0 where the parameter ``PolicyParameter/allowsZero``).
         case duration
         /// A JSON number, within `range`.
         case number
@@ -19,6 +20,10 @@ public struct PolicyParameter: Sendable {
     public var summary: String
     /// A spec must give it (it has no meaningful default).
     public var isRequired: Bool
+    /// A duration that may be zero (a lead time, a flex window: zero means
+    /// "none"). Other durations must be positive: a zero interval or window
+    /// would make a policy wake without end.
+    public var allowsZero = false
 
     public init(_ name: String, _ kind: Kind, default defaultValue: ParameterValue,
                 range: ClosedRange<Double>? = nil, _ summary: String) {
@@ -28,6 +33,13 @@ public struct PolicyParameter: Sendable {
         self.range = range
         self.summary = summary
         isRequired = false
+    }
+
+    /// This duration parameter, allowed to be zero (``allowsZero``).
+    public func allowingZero() -> PolicyParameter {
+        var p = self
+        p.allowsZero = true
+        return p
     }
 
     /// A parameter without a default, which every spec must give.

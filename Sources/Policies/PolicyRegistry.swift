@@ -112,7 +112,11 @@ public struct PolicyRegistry: Sendable {
             case (.duration, .string(let s)):
                 do {
                     let v = try SimDuration(parsing: s)
-                    guard v > .zero else { throw PolicyConfigurationError(path: at, message: "must be positive, got \"\(s)\"") }
+                    if p.allowsZero {
+                        guard v >= .zero else { throw PolicyConfigurationError(path: at, message: "must not be negative, got \"\(s)\"") }
+                    } else {
+                        guard v > .zero else { throw PolicyConfigurationError(path: at, message: "must be positive, got \"\(s)\"") }
+                    }
                 } catch let e as PolicyConfigurationError { throw e } catch {
                     throw PolicyConfigurationError(path: at, message: "\(error)")
                 }

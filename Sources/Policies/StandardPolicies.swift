@@ -14,14 +14,14 @@ extension PolicyRegistry {
             name: "fixed-interval", summary: "refresh each app every interval (setMinimumBackgroundFetchInterval / periodic work)",
             parameters: [
                 PolicyParameter("interval", .duration, default: .string("1h"), "period between an app's refreshes"),
-                PolicyParameter("flex", .duration, default: .string("5m"), "a due refresh may run this much early"),
+                PolicyParameter("flex", .duration, default: .string("5m"), "a due refresh may run this much early").allowingZero(),
             ]) { p, _ in
             FixedIntervalPolicy(interval: p.duration("interval"), flex: p.duration("flex"))
         },
         PolicyDescriptor(
             name: "usage-predictor", summary: "learns launch times by time of day and weekday; refreshes shortly before likely launches",
             parameters: [
-                PolicyParameter("leadTime", .duration, default: .string("2m"), "refresh this long before a likely launch"),
+                PolicyParameter("leadTime", .duration, default: .string("2m"), "refresh this long before a likely launch").allowingZero(),
                 PolicyParameter("threshold", .number, default: .number(0.15), range: 0...1, "launch probability in a slot that triggers a refresh"),
                 PolicyParameter("decay", .number, default: .number(0.9), range: 0...1, "per-day weight of past observations"),
                 PolicyParameter("dailyBudget", .number, default: .number(100), range: 0...1e12, "background joules allowed per day"),
