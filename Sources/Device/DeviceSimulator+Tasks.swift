@@ -79,8 +79,10 @@ extension DeviceSimulator {
         var cpu = cpuSeconds
         worker.running.network = .offline
         var deadZoneRun = false
-        if usesNetwork {
-            if network.isOnline && mechanisms.deadZones?.isDead(at: now) == true {
+        if usesNetwork && network.isOnline {
+            worker.running.network = network
+            let shape: RadioModel.TransferShape, latency: SimDuration
+            if let zones = mechanisms.deadZones, zones.isDead(at: now) {
                 // A dead zone (issue 19): the network is shown but nothing
                 // gets through. The request waits for its first byte until
                 // it times out: the radio promotes and stays active for the
@@ -88,36 +90,29 @@ extension DeviceSimulator {
                 // — or its budget expires it first (Docs/Semantics.md).
                 fails = true
                 deadZoneRun = true
-                worker.running.network = network
-                let t = networks.radio.backgroundTransfer(
-                    at: now, shape: RadioModel.TransferShape(upSeconds: 0, downSeconds: 0, alphaJoules: 0),
-                    latency: mechanisms.deadZones!.requestTimeout)
-                dataEnd = t.end
-                ledger = t.ledger
-                ledger.tail = 0   // the earlier work's tail, as below
-                syncRadioTail()
+                shape = RadioModel.TransferShape(upSeconds: 0, downSeconds: 0, alphaJoules: 0)
+                latency = zones.requestTimeout
                 metrics.user.deadZoneRuns &+= 1
-            } else if network.isOnline {
+            } else {
                 // The app's backend is down (issue 19): the request goes out
                 // and the run fails as a drawn failure does (after the
                 // transfer and the server's latency, no CPU).
                 if outages.isDown(app: app, at: now) { fails = true }
-                worker.running.network = network
-                let shape = worker.transferShapes.withUnsafeBufferPointer { $0[slot &* 3 &+ Int(network.rawValue)] }
-                let latency = worker.serverLatency(slot: slot, run: n)
-                let t = networks.radio.backgroundTransfer(at: now, shape: shape, latency: latency)
-                dataEnd = t.end
-                ledger = t.ledger
-                // The tail gap this transfer settled (from the previous
-                // transfer's end to now) is the earlier work's tail, not
-                // this task's: it goes to the metrics as a tail row, and
-                // the task's ledger holds only its own promotion and active
-                // energy (then CPU). So wasted energy never includes it.
-                ledger.tail = 0
-                syncRadioTail()
-            } else {
-                fails = true
+                shape = worker.transferShapes.withUnsafeBufferPointer { $0[slot &* 3 &+ Int(network.rawValue)] }
+                latency = worker.serverLatency(slot: slot, run: n)
             }
+            let t = networks.radio.backgroundTransfer(at: now, shape: shape, latency: latency)
+            dataEnd = t.end
+            ledger = t.ledger
+            // The tail gap this transfer settled (from the previous
+            // transfer's end to now) is the earlier work's tail, not this
+            // task's: it goes to the metrics as a tail row, and the task's
+            // ledger holds only its own promotion and active energy (then
+            // CPU). So wasted energy never includes it.
+            ledger.tail = 0
+            syncRadioTail()
+        } else if usesNetwork {
+            fails = true
         }
         metrics.user.energy.promotion += ledger.promotion
         metrics.user.energy.active += ledger.active

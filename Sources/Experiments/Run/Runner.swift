@@ -274,13 +274,10 @@ public struct Runner: Sendable {
                 }
             }
             if !shouldStop() { try feed?.finish() }
-        } catch let e as TraceFormatError {
-            writer?.cancel()
-            appsWriter?.cancel()
-            throw TraceInputError(directory: traceDirectory, error: e)
         } catch {
             writer?.cancel()
             appsWriter?.cancel()
+            if let e = error as? TraceFormatError { throw TraceInputError(directory: traceDirectory, error: e) }
             throw error
         }
         guard !shouldStop(), results.allSatisfy({ $0 != nil }) else {

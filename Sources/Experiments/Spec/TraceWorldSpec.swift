@@ -52,10 +52,6 @@ public struct TraceSynthesisSpec: Sendable, Equatable {
     /// Every stream the set lacks must be synthesised: a world without
     /// network intervals or power constants cannot be simulated. Run by
     /// `validate` and `run` alike (`WorldChecks`) and by the `Runner`.
-    static func checkCovers(_ set: TraceSet, synthesis: TraceSynthesisSpec?, file: String?) throws(SpecError) {
-        try checkCovers(set.header, synthesis: synthesis, file: file)
-    }
-
     static func checkCovers(_ set: TraceSetHeader, synthesis: TraceSynthesisSpec?, file: String?) throws(SpecError) {
         // Without users.csv the power files are absent too (the reader's rule).
         let uncovered = set.missingStreams.subtracting(synthesis?.streams ?? []).sorted()

@@ -15,12 +15,7 @@ public enum TraceSetRanges {
         RangeRule("lowPowerModeAccept10Probability", .probability) { $0.lowPowerModeAccept10Probability },
     ]
 
-    public static func check(_ set: TraceSet, directory: String) throws(InputFileError) {
-        try check(set.header, directory: directory)
-    }
-
-    /// As `check(_:directory:)`, on the header alone (the profiles are all
-    /// these rules read).
+    /// Checks a trace set's header (the profiles are all these rules read).
     public static func check(_ set: TraceSetHeader, directory: String) throws(InputFileError) {
         guard (1...ResourceLimits.maxDays).contains(set.days) else {
             throw InputFileError(file: directory + "/" + TraceSetFile.traceSet, line: 2, message: "\(set.days) days; allowed: 1 to \(ResourceLimits.maxDays)")
