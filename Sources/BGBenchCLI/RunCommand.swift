@@ -52,10 +52,10 @@ struct RunCommand: Command {
         let result = try ExperimentCommands.run(options, tool: tool)
         progress.finish()
         switch result {
-        case let .completed(dir, runs, wall):
+        case let .completed(dir, runs, cost):
             if !quiet {
                 let what = shard.map { "shard \($0) (\(runs) runs)" } ?? "\(runs) runs"
-                print("wrote \(what) to \(dir) in \(String(format: "%.1f", wall)) s on \(threads) thread\(threads == 1 ? "" : "s")")
+                print("wrote \(what) to \(dir) in \(String(format: "%.1f", cost.wallSeconds)) s on \(threads) thread\(threads == 1 ? "" : "s") (\(String(format: "%.1f", cost.cpuSeconds)) s CPU)")
             }
         case let .skipped(dir):
             print("shard \(shard!) already complete in \(dir) for this spec; skipped")

@@ -54,6 +54,38 @@ final class RunnerTests: XCTestCase {
         XCTAssertTrue(runs[1].hasPrefix("never,0,0,"))
     }
 
+    /// The manifest records the run's cost: simulated events are a property
+    /// of the spec (equal at any thread count, and what the runner counted),
+    /// CPU time and peak memory are measured (positive) and vary; a merge
+    /// simulates nothing and records zeros.
+    func testManifestRecordsTheRunsCost() throws {
+        func manifest(_ out: String) throws -> JSONValue { try JSONParser.parse(try read(out, "manifest.json")) }
+        func number(_ m: JSONValue, _ key: String) throws -> Double {
+            guard case let .number(x)? = m[key] else { XCTFail("no \(key) in the manifest"); return .nan }
+            return x
+        }
+        guard case let .completed(_, _, cost) = try run(out: "t1", threads: 1) else { return XCTFail("not completed") }
+        _ = try run(out: "t2", threads: 2)
+        let one = try manifest("t1"), two = try manifest("t2")
+        let runner = try Runner(spec: try ExperimentSpec.load(path: dir.path("tiny.json"), registry: .standard))
+        let events = try XCTUnwrap(try runner.run(threads: 1)).simulatedEvents
+        XCTAssertGreaterThan(events, 0)
+        XCTAssertEqual(try number(one, "simulated_events"), Double(events))
+        XCTAssertEqual(try number(two, "simulated_events"), Double(events))
+        XCTAssertEqual(cost.simulatedEvents, events)
+        for m in [one, two] {
+            XCTAssertGreaterThan(try number(m, "cpu_seconds"), 0)
+            XCTAssertGreaterThan(try number(m, "peak_rss_bytes"), 1_000_000)  // a process holds more than 1 MB
+            XCTAssertGreaterThan(try number(m, "wall_seconds"), 0)
+        }
+        for i in 0..<2 { _ = try run(out: "s\(i)", threads: 1, shard: Shard(index: i, count: 2)) }
+        _ = try ExperimentCommands.merge(shardDirectories: ["s0", "s1"].map(dir.path), out: dir.path("merged"), tool: .standard)
+        let merged = try manifest("merged")
+        for key in ["wall_seconds", "cpu_seconds", "simulated_events", "peak_rss_bytes"] {
+            XCTAssertEqual(try number(merged, key), 0, key)
+        }
+    }
+
     func testShardsMergeIntoExactlyTheUnshardedBytes() throws {
         _ = try run(out: "whole", threads: 2, events: true)
         for i in 0..<3 { _ = try run(out: "s\(i)", threads: 1, shard: Shard(index: i, count: 3), events: true) }
@@ -65,7 +97,7 @@ final class RunnerTests: XCTestCase {
 
     func testCompleteShardIsSkippedAndIncompleteSetRefused() throws {
         XCTAssertEqual(try run(out: "s0", threads: 1, shard: Shard(index: 0, count: 2)).withoutTime,
-                       .completed(directory: dir.path("s0"), runs: 20, wallSeconds: 0))
+                       .completed(directory: dir.path("s0"), runs: 20, cost: .none))
         let marker = dir.path("s0") + "/shard.json"
         let before = try FileManager.default.attributesOfItem(atPath: marker)[.modificationDate] as! Date
         XCTAssertEqual(try run(out: "s0", threads: 1, shard: Shard(index: 0, count: 2)), .skipped(directory: dir.path("s0")))
@@ -150,6 +182,38 @@ final class RunnerTests: XCTestCase {
         XCTAssertEqual(fromRuns["never"], 0)
     }
 
+    /// The report's precision section: each half-width is the paired
+    /// interval's, the users to halve it come from its n and SD (over the
+    /// replications), and the pairwise count is every pair whose interval
+    /// excludes 0, recomputed here from runs.csv.
+    func testReportStatesHalfWidthsAndUsersToHalveThem() throws {
+        _ = try run(out: "p", threads: 1)
+        let report = try read("p", "report.md")
+        let section = try XCTUnwrap(report.components(separatedBy: "## Precision\n").dropFirst().first)
+        let labels = ["never", "fixed-interval interval=30m", "fixed-interval interval=2h", "coalescing(greedy)"]
+        let results = try ResultFiles.readRuns(path: dir.path("p") + "/runs.csv", configurations: labels,
+                                               knownMetrics: Runner.metrics)
+        let fresh = try XCTUnwrap(results.metricIndex("fresh_launch_ratio"))
+        let energy = try XCTUnwrap(results.metricIndex("energy_total_j"))
+        for c in 1..<labels.count {
+            let f = Aggregation.pairedComparison(results, metric: fresh, configuration: c, against: 0)
+            let e = Aggregation.pairedComparison(results, metric: energy, configuration: c, against: 0)
+            XCTAssertEqual(f.n, 10)  // 5 users × 2 replications
+            let pairs = try XCTUnwrap(SampleSize.pairsToHalve(n: f.n, sd: f.sdDifference))
+            XCTAssertGreaterThan(pairs, 2 * f.n)  // about 4n (fewer: t shrinks with n)
+            let row = "| `\(labels[c])` | \(String(format: "%.4f", (f.ciHigh - f.ciLow) / 2)) | \(String(format: "%.1f", (e.ciHigh - e.ciLow) / 2 / 2)) | \((pairs + 1) / 2) |"
+            XCTAssertTrue(section.contains(row), "no row \(row) in\n\(section)")
+        }
+        var resolved = 0
+        for a in labels.indices {
+            for b in labels.indices where b > a {
+                let c = Aggregation.pairedComparison(results, metric: fresh, configuration: a, against: b)
+                if c.ciLow > 0 || c.ciHigh < 0 { resolved += 1 }
+            }
+        }
+        XCTAssertTrue(section.contains("- fresh-launch ratio: \(resolved) of the 6 pairwise differences"), section)
+    }
+
     func testReportRerendersIdentically() throws {
         _ = try run(out: "w", threads: 2)
         let original = try read("w", "report.md")
@@ -164,7 +228,7 @@ final class RunnerTests: XCTestCase {
 extension ExperimentCommands.RunResult {
     /// Wall time zeroed, for comparisons.
     var withoutTime: ExperimentCommands.RunResult {
-        if case let .completed(d, r, _) = self { return .completed(directory: d, runs: r, wallSeconds: 0) }
+        if case let .completed(d, r, _) = self { return .completed(directory: d, runs: r, cost: .none) }
         return self
     }
 }

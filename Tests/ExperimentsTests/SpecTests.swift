@@ -101,7 +101,7 @@ final class SpecTests: XCTestCase {
         try #"{"name": "t", "seed": 1, "traces": "traces", "policies": [{"name": "never"}, {"name": "greedy"}]}"#
             .write(toFile: dir.path("spec.json"), atomically: true, encoding: .utf8)
         let result = try ExperimentCommands.run(.init(specPath: dir.path("spec.json"), out: dir.path("out"), threads: 2), tool: .standard)
-        XCTAssertEqual(result.withoutTime, .completed(directory: dir.path("out"), runs: 6, wallSeconds: 0))
+        XCTAssertEqual(result.withoutTime, .completed(directory: dir.path("out"), runs: 6, cost: .none))
         // A malformed trace set fails with file and line, and writes nothing.
         try "user,start_us,end_us,app\n0,5,3,0\n".write(toFile: dir.path("traces/sessions.csv"), atomically: true, encoding: .utf8)
         XCTAssertThrowsError(try ExperimentCommands.run(.init(specPath: dir.path("spec.json"), out: dir.path("out2"), threads: 1), tool: .standard)) { error in

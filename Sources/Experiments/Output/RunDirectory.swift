@@ -39,27 +39,30 @@ public enum RunDirectory {
 
     /// `manifest.json`: version, toolchain, the executable and policy
     /// registry that produced it, the spec as written, seed, threads, shard,
-    /// wall time and the content hashes that `report` and `merge` verify.
-    /// The one output that differs between runs of the same spec (wall
-    /// time, threads), so it is written apart.
+    /// the run's cost (wall and CPU time, simulated events, peak memory)
+    /// and the content hashes that `report` and `merge` verify. The one
+    /// output that differs between runs of the same spec (cost, threads),
+    /// so it is written apart, and nothing hashes it.
     public static func writeManifest(spec: ExperimentSpec, specPath: String, producedBy provenance: RunProvenance,
                                      threads: Int, shards: [Shard],
-                                     wallSeconds: Double, runs: Int, hashes: ContentHashes,
+                                     cost: RunCost, runs: Int, hashes: ContentHashes,
                                      to directory: String) throws(OutputError) {
-        let manifest = JSONValue.object([
+        var fields: [(key: String, value: JSONValue)] = [
             ("tool", .string("bgbench")),
             ("version", .string(BGBenchVersion.current)),
             ("toolchain", .string(BGBenchVersion.toolchain)),
-        ] + provenance.jsonFields + [
+        ]
+        fields += provenance.jsonFields
+        fields += [
             ("spec_path", .string(specPath)),
             ("seed", .number(Double(spec.seed))),
             ("threads", .number(Double(threads))),
             ("shards", .array(shards.map { .string($0.description) })),
             ("runs", .number(Double(runs))),
-            ("wall_seconds", .number((wallSeconds * 1000).rounded() / 1000)),
-            ("hashes", hashes.json()),
-            ("spec", spec.source),
-        ])
+        ]
+        fields += cost.jsonFields
+        fields += [("hashes", hashes.json()), ("spec", spec.source)]
+        let manifest = JSONValue.object(fields)
         try OutputFile.write(manifest.serialized(pretty: true) + "\n",
                              to: (directory as NSString).appendingPathComponent("manifest.json"))
     }

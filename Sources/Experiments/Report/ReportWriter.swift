@@ -23,15 +23,15 @@ struct ReportWriter {
         summaries.first { $0.configuration == configuration && $0.metric.name == metric }?.summary
     }
 
-    private func comparison(_ configuration: String, _ metric: String) -> PairedComparison? {
+    func comparison(_ configuration: String, _ metric: String) -> PairedComparison? {
         comparisons.first { $0.configuration == configuration && $0.metric.name == metric }?.comparison
     }
 
-    private var labels: [String] { spec.configurations.map(\.label) }
-    private var baseline: String { labels[spec.baseline] }
+    var labels: [String] { spec.configurations.map(\.label) }
+    var baseline: String { labels[spec.baseline] }
 
     /// Simulated days per user (the `days` column is the same for every run).
-    private var daysPerUser: Double {
+    var daysPerUser: Double {
         let d = labels.compactMap { summary($0, Self.days)?.mean }.first ?? .nan
         return d > 0 ? d : .nan
     }
@@ -98,6 +98,7 @@ struct ReportWriter {
         md += headroomSection()
         md += backoffSection()
         md += comparisonTable()
+        md += precisionSection()
         md += files(hasEvents: hasEvents)
         return md
     }
@@ -220,14 +221,14 @@ struct ReportWriter {
         s += "- `efficiency.csv`: extra joules per extra fresh launch against the baseline, with a bootstrap CI.\n"
         s += "- `wakes_by_hour.csv`: background wakes by hour of day per configuration (total and per user-day).\n"
         if hasEvents { s += "- `events.csv`: every launch, content update, task run and device-state change.\n" }
-        s += "- `manifest.json`: version, toolchain, executable and policy registry, spec, seed, threads, wall time.\n"
+        s += "- `manifest.json`: version, toolchain, executable and policy registry, spec, seed, threads, what the run cost (wall and CPU time, simulated events, peak memory).\n"
         return s
     }
 
     // MARK: Number formatting (fixed digits: stable bytes)
 
     /// Fixed digits; a value that rounds to zero prints without a minus sign.
-    private func fmt(_ v: Double, _ digits: Int) -> String {
+    func fmt(_ v: Double, _ digits: Int) -> String {
         guard v.isFinite else { return "–" }
         let s = String(format: "%.\(digits)f", v)
         return s.hasPrefix("-") && s.dropFirst().allSatisfy({ $0 == "0" || $0 == "." }) ? String(s.dropFirst()) : s
@@ -239,7 +240,7 @@ struct ReportWriter {
         return "\(fmt(s.mean * scale, digits)) [\(fmt(s.ciLow * scale, digits)), \(fmt(s.ciHigh * scale, digits))]"
     }
 
-    private func diff(_ c: PairedComparison, _ digits: Int, scale: Double = 1) -> String {
+    func diff(_ c: PairedComparison, _ digits: Int, scale: Double = 1) -> String {
         guard c.meanDifference.isFinite else { return "–" }
         let sign = c.meanDifference * scale >= 0 ? "+" : ""
         guard c.ciLow.isFinite else { return sign + fmt(c.meanDifference * scale, digits) }

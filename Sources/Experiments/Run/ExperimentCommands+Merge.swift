@@ -93,7 +93,7 @@ extension ExperimentCommands {
                                                       spec: spec, specPath: path, producedBy: provenance, to: stage.path)
             try RunDirectory.writeManifest(spec: spec, specPath: path, producedBy: provenance, threads: 0,
                                            shards: markers.map(\.marker.shard).sorted { $0.index < $1.index },
-                                           wallSeconds: 0, runs: merged.rowCount,
+                                           cost: .none, runs: merged.rowCount,
                                            hashes: ContentHashes(spec: first.identity.specHash, data: first.identity.dataHash,
                                                                  runs: runsHash ?? ""),
                                            to: stage.path)

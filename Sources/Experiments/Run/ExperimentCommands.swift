@@ -31,7 +31,7 @@ public enum ExperimentCommands {
     }
 
     public enum RunResult: Sendable, Equatable {
-        case completed(directory: String, runs: Int, wallSeconds: Double)
+        case completed(directory: String, runs: Int, cost: RunCost)
         /// `--shard` found the shard already complete for this spec: nothing recomputed.
         case skipped(directory: String)
         case interrupted
@@ -71,7 +71,7 @@ public enum ExperimentCommands {
         if case let .traces(dir) = spec.world { inputs.append(dir) }
         let stage = try StagedDirectory(target: out, force: o.force, inputs: inputs)
         do {
-            let start = Date()
+            let start = Date(), usageBefore = ProcessUsage.now()
             guard let output = try runner.run(shard: o.shard ?? .whole, threads: o.threads,
                                               eventsPath: o.events ? stage.file("events.csv") : nil,
                                               appsPath: o.apps ? stage.file("apps.csv") : nil,
@@ -82,7 +82,10 @@ public enum ExperimentCommands {
                 if let failure = runner.policyFailure { throw failure }
                 return .interrupted
             }
-            let wall = Date().timeIntervalSince(start)
+            let usage = ProcessUsage.now()
+            let cost = RunCost(wallSeconds: Date().timeIntervalSince(start),
+                               cpuSeconds: usage.cpuSeconds - usageBefore.cpuSeconds,
+                               simulatedEvents: output.simulatedEvents, peakRSSBytes: usage.peakRSSBytes)
             if let shard = o.shard {
                 let marker = ShardMarker(identity: identity, shard: shard, items: shard.items(of: runner.itemCount),
                                          totalItems: runner.itemCount, spec: spec.source, specPath: o.specPath,
@@ -95,13 +98,13 @@ public enum ExperimentCommands {
                                                           producedBy: provenance, to: stage.path)
                 try RunDirectory.writeManifest(spec: spec, specPath: o.specPath, producedBy: provenance,
                                                threads: o.threads, shards: [.whole],
-                                               wallSeconds: wall, runs: output.results.rowCount,
+                                               cost: cost, runs: output.results.rowCount,
                                                hashes: ContentHashes(spec: identity.specHash, data: identity.dataHash,
                                                                      runs: runsHash ?? ""),
                                                to: stage.path)
             }
             try stage.commit()
-            return .completed(directory: out, runs: output.results.rowCount, wallSeconds: wall)
+            return .completed(directory: out, runs: output.results.rowCount, cost: cost)
         } catch {
             stage.abort()
             throw error
