@@ -23,11 +23,34 @@ final class DocumentationTests: XCTestCase {
     func testShippedSuitesAreValid() throws {
         let dir = Self.root.appendingPathComponent("Benchmarks/suites")
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".json") }
-        XCTAssertTrue(Set(files).isSuperset(of: ["smoke.json", "default.json", "scale.json"]))
+        XCTAssertTrue(Set(files).isSuperset(of: ["smoke.json", "default.json", "paper.json", "scale.json"]))
         for f in files {
             let spec = try ExperimentSpec.load(path: dir.appendingPathComponent(f).path, registry: .standard)
             XCTAssertEqual(spec.name + ".json", f)
         }
+    }
+
+    /// The paper suite is the default suite on more users: the same seed,
+    /// policies, baseline and device, so its report answers the default's
+    /// questions with narrower intervals.
+    func testPaperSuiteIsTheDefaultOnMoreUsers() throws {
+        let dir = Self.root.appendingPathComponent("Benchmarks/suites")
+        func entries(_ name: String) throws -> [(key: String, value: JSONValue)] {
+            guard case let .object(pairs) = try JSONParser.parse(try String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8)) else {
+                XCTFail("\(name) is not an object"); return []
+            }
+            return pairs.map { (key: $0.key, value: $0.value) }
+        }
+        let paper = try entries("paper.json"), standard = try entries("default.json")
+        let compared = Set(paper.map(\.key)).union(standard.map(\.key)).subtracting(["name", "description", "population"])
+        XCTAssertTrue(compared.isSuperset(of: ["seed", "policies", "device", "baseline"]))
+        for key in compared.sorted() {
+            XCTAssertEqual(paper.first { $0.key == key }?.value, standard.first { $0.key == key }?.value, key)
+        }
+        let population = { (e: [(key: String, value: JSONValue)]) in e.first { $0.key == "population" }?.value }
+        XCTAssertEqual(population(paper)?["users"], .number(2000))
+        XCTAssertEqual(population(standard)?["users"], .number(200))
+        XCTAssertEqual(population(paper)?["days"], population(standard)?["days"])
     }
 
     /// Every range the validation enforces is printed, with its key, in a row
