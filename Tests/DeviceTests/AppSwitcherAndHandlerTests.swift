@@ -1,6 +1,7 @@
 @_spi(BuiltInPolicies) @testable import Device
 import Foundation
 import SimCore
+import TestSupport
 import XCTest
 
 /// Issue 17's app behaviours, each in isolation on a tiny world: a
@@ -86,7 +87,7 @@ final class AppSwitcherAndHandlerTests: XCTestCase {
         app.refresh = WorkModel(cpuSeconds: 1, bytesUp: 100, bytesDown: 1000, serverLatency: .milliseconds(100),
                                 serverLatencySigma: 0, failureProbabilityWifi: 0, failureProbabilityCellular: 0)
         let config = DeviceConfiguration(apps: [:], defaultApp: app)
-        var random = FixtureRandom(seed: 5)
+        var random = TestRandom(seed: 5)
         let updates = [random.poissonTimes(perHour: 1, days: 2)]
         let trace = flatTrace(days: 2, sessions: sessions(at: [hour1, SimTime(day: 1, plus: .hours(9))]), updates: updates,
                               network: [.init(start: .zero, end: SimTime(day: 2), network: .wifi)])
@@ -179,7 +180,7 @@ final class AppSwitcherAndHandlerTests: XCTestCase {
     }
 }
 
-extension FixtureRandom {
+extension TestRandom {
     /// Poisson times over `days` days.
     mutating func poissonTimes(perHour: Double, days: Int) -> [SimTime] {
         poisson(perHour: perHour, horizon: SimTime(day: days))

@@ -1,6 +1,7 @@
 import Device
 import Foundation
 import SimCore
+import TestSupport
 import XCTest
 
 /// Cho & Garcia-Molina (SIGMOD 2000): with Poisson updates at rate λ and a
@@ -17,7 +18,7 @@ final class ClosedFormFreshnessTests: XCTestCase {
         config.foregroundFetch = false
         config.defaultApp = AppModel(refresh: .instant, usesLegacyFetch: true, minimumFetchInterval: .zero)
         for (i, lambdaT) in [0.25, 0.5, 1.0, 2.0, 4.0].enumerated() {
-            var rng = FixtureRandom(seed: 1000 + UInt64(i))
+            var rng = TestRandom(seed: 1000 + UInt64(i))
             let launches = rng.poisson(perHour: 3, horizon: horizon)
             let updates = rng.poisson(perHour: lambdaT, horizon: horizon)
             let trace = flatTrace(days: days, sessions: sessions(at: launches, length: .milliseconds(1)),

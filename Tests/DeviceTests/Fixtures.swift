@@ -1,31 +1,7 @@
 import Device
 import Foundation
 import SimCore
-
-/// A tiny deterministic generator for hand-made traces (SplitMix64).
-struct FixtureRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        return Double(DeviceRandom.mix(state) >> 11) * 0x1.0p-53
-    }
-    /// Exponential with the given rate (per microsecond).
-    mutating func exponential(ratePerMicro: Double) -> Int64 {
-        Int64((-Foundation.log(1 - next()) / ratePerMicro).rounded(.up))
-    }
-    /// Poisson process times in [0, horizon) with `perHour` events an hour.
-    mutating func poisson(perHour: Double, horizon: SimTime) -> [SimTime] {
-        var out: [SimTime] = []
-        var t: Int64 = 0
-        let rate = perHour / 3.6e9
-        while true {
-            t += exponential(ratePerMicro: rate)
-            if t >= horizon.microseconds { return out }
-            out.append(SimTime(microseconds: t))
-        }
-    }
-}
+import TestSupport
 
 /// Sessions of `length` starting at the given times, all for app 0 unless stated.
 func sessions(at starts: [SimTime], length: SimDuration = .seconds(10 as Int64), app: Int32 = 0) -> [DeviceTrace.Session] {

@@ -23,19 +23,6 @@ final class HostileInputTests: XCTestCase {
      "baseline": "never"}
     """#
 
-    /// A small, fixed-seed generator (SplitMix64) so that every failure replays.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { n <= 1 ? 0 : Int(next() % UInt64(n)) }
-        mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-    }
 
     static let hostileNumbers: [JSONValue] = [.number(-1), .number(0), .number(1e308), .number(-1e308), .number(1e-300),
                                               .number(1.5), .number(999_999_999_999), .number(-3), .number(1e20)]
@@ -74,7 +61,7 @@ final class HostileInputTests: XCTestCase {
 
     /// One random change at a random place of the tree, mostly to a leaf
     /// value (the root is never replaced whole: a non-object spec is one case).
-    static func mutate(_ v: JSONValue, _ rng: inout Random) -> JSONValue {
+    static func mutate(_ v: JSONValue, _ rng: inout TestRandom) -> JSONValue {
         let all = paths(v).filter { !$0.isEmpty }
         let path = rng.pick(all)
         var r = rng
@@ -104,9 +91,10 @@ final class HostileInputTests: XCTestCase {
         p.executableURL = CLITests.binary
         p.arguments = args
         // stderr goes to a file: a pipe could fill and stall the child.
-        let errPath = FileManager.default.temporaryDirectory.appendingPathComponent("bgbench-stderr-\(UUID().uuidString)").path
+        let errDirectory = try TemporaryDirectory(prefix: "bgbench-stderr")
+        defer { errDirectory.remove() }
+        let errPath = errDirectory.path("stderr")
         FileManager.default.createFile(atPath: errPath, contents: nil)
-        defer { unlink(errPath) }
         let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         p.standardOutput = FileHandle.nullDevice
         p.standardError = err
@@ -148,7 +136,7 @@ final class HostileInputTests: XCTestCase {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let base = try JSONParser.parse(Self.baseSpec)
-        var rng = Random(state: 20261201)
+        var rng = TestRandom(seed: 20261201)
         for i in 0..<60 {
             var text: String
             if i % 6 == 5 {
@@ -186,7 +174,7 @@ final class HostileInputTests: XCTestCase {
         let pristine = dir.path("pristine")
         _ = try TraceCommands.generate(users: 2, days: 1, seed: 9, out: URL(fileURLWithPath: pristine))
         let files = try FileManager.default.contentsOfDirectory(atPath: pristine).filter { $0.hasSuffix(".csv") }.sorted()
-        var rng = Random(state: 77)
+        var rng = TestRandom(seed: 77)
         let hostileFields = ["-1", "", "abc", "999999999999", "1e308", "-1e308", "0", "NaN", "3.5", "99999999999999999999"]
         for i in 0..<30 {
             let traces = dir.path("traces\(i)")
@@ -232,7 +220,7 @@ final class HostileInputTests: XCTestCase {
         ]
         let words = ["--threads", "0", "-1", "99999999999999999999", "--shard", "3/2", "1/0", "--out", "", "--events",
                      "--force", "--bogus", "-h", "--users", "--days", "--seed", "x", dir.path("spec.json/x"), "/"]
-        var rng = Random(state: 4242)
+        var rng = TestRandom(seed: 4242)
         for i in 0..<30 {
             var args = rng.pick(valid)
             for _ in 0...rng.below(3) {

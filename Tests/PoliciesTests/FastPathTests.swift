@@ -1,6 +1,7 @@
 @_spi(BuiltInPolicies) @testable import Device
 @_spi(BuiltInPolicies) @testable import Policies
 import SimCore
+import TestSupport
 import XCTest
 
 /// The policies' speed devices (the eligibility table, caches, search
@@ -62,7 +63,7 @@ final class FastPathTests: XCTestCase {
     }
 
     /// A random context: a few apps, a mix of requests around `now`.
-    static func randomContext(_ rng: inout FixtureRandom, apps: Int = 4, maxPending: Int = 12,
+    static func randomContext(_ rng: inout TestRandom, apps: Int = 4, maxPending: Int = 12,
                               now: SimTime? = nil) -> PolicyContext {
         let now = now ?? SimTime(day: 3, plus: .seconds(rng.next() * 86_400))
         func near() -> SimTime { now + .seconds((rng.next() - 0.5) * 7_200) }
@@ -98,7 +99,7 @@ final class FastPathTests: XCTestCase {
     /// a copy) and must leave the original as it was, and every cached
     /// claim is checked against a fresh computation.
     func testUsagePredictorCachesNeverChangeADecision() {
-        var rng = FixtureRandom(seed: 7)
+        var rng = TestRandom(seed: 7)
         for round in 0..<60 {
             var p = UsagePredictorPolicy(threshold: [0, 0.15, 0.4][round % 3], decay: [0.9, 1, 0.5, 0][round % 4],
                                          dailyBudget: round % 4 == 0 ? 30 : 100,
@@ -167,7 +168,7 @@ final class FastPathTests: XCTestCase {
     /// moving forward but sometimes jumping back (a copy deciding ahead,
     /// then the original) and the future swapped.
     func testOracleCursorsNeverChangeADecision() {
-        var rng = FixtureRandom(seed: 99)
+        var rng = TestRandom(seed: 99)
         // On a 5-minute grid, so that launches, updates and now often coincide (the boundaries).
         func grid(_ seconds: Double) -> SimDuration { .minutes(Int64(seconds / 300) * 5) }
         func sorted(_ n: Int) -> [SimTime] {

@@ -2,24 +2,7 @@
 import Foundation
 @_spi(BuiltInPolicies) import Policies
 import SimCore
-
-struct FixtureRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        return Double(DeviceRandom.mix(state) >> 11) * 0x1.0p-53
-    }
-    mutating func poisson(perHour: Double, from: SimTime = .zero, horizon: SimTime) -> [SimTime] {
-        var out: [SimTime] = []
-        var t = Double(from.microseconds)
-        while true {
-            t += -log(1 - next()) / (perHour / 3.6e9)
-            if t >= Double(horizon.microseconds) { return out }
-            out.append(SimTime(microseconds: Int64(t)))
-        }
-    }
-}
+import TestSupport
 
 func at(day: Int, _ h: Double) -> SimTime { SimTime(day: day, plus: .seconds(h * 3600)) }
 

@@ -1,6 +1,7 @@
 @_spi(BuiltInPolicies) @testable import Device
 @_spi(BuiltInPolicies) @testable import Policies
 import SimCore
+import TestSupport
 import Traces
 import XCTest
 
@@ -92,7 +93,7 @@ final class PlanningPathTests: XCTestCase {
     /// contexts (radio up half the time, lookahead windows up to 2 h) and
     /// the same simulations.
     func testCoalescingLooksAheadThroughPlansAsThroughDecisions() {
-        var rng = FixtureRandom(seed: 23)
+        var rng = TestRandom(seed: 23)
         var lookaheads = 0
         for round in 0..<40 {
             let window: SimDuration = [.minutes(15), .hours(1), .hours(2)][round % 3]

@@ -1,6 +1,7 @@
 @_spi(BuiltInPolicies) import Device
 @_spi(BuiltInPolicies) import Policies
 import SimCore
+import TestSupport
 import XCTest
 
 final class PolicyBehaviourTests: XCTestCase {
@@ -9,7 +10,7 @@ final class PolicyBehaviourTests: XCTestCase {
     func testPredictorLearnsEightOClock() {
         let days = 10
         let sessions = makeSessions((0..<days).map { (at(day: $0, 8), Int32(0)) })
-        var rng = FixtureRandom(seed: 3)
+        var rng = TestRandom(seed: 3)
         let t = trace(days: days, apps: ["news"], sessions: sessions,
                       updates: [rng.poisson(perHour: 0.5, horizon: SimTime(day: days))])
         let (m, log) = simulateDeviceWithLog(trace: t, policy: UsagePredictorPolicy(), randomKey: 1)
@@ -29,7 +30,7 @@ final class PolicyBehaviourTests: XCTestCase {
     /// Coalescing cuts wakes and radio tails against its base at (about) equal freshness.
     func testCoalescingCutsWakesAndTails() {
         let days = 7
-        var rng = FixtureRandom(seed: 11)
+        var rng = TestRandom(seed: 11)
         let apps = ["a", "b", "c", "d", "e"]
         var starts: [(SimTime, Int32)] = []
         for a in 0..<apps.count {
@@ -84,7 +85,7 @@ final class PolicyBehaviourTests: XCTestCase {
     /// The oracle is at least as fresh as greedy for far less energy; never spends nothing.
     func testOracleGreedyNever() {
         let days = 5
-        var rng = FixtureRandom(seed: 21)
+        var rng = TestRandom(seed: 21)
         var starts: [(SimTime, Int32)] = []
         for a in 0..<3 { for s in rng.poisson(perHour: 0.4, horizon: SimTime(day: days)) { starts.append((s, Int32(a))) } }
         let updates = (0..<3).map { _ in rng.poisson(perHour: 0.5, horizon: SimTime(day: days)) }

@@ -2,6 +2,7 @@
 import Foundation
 @_spi(BuiltInPolicies) @testable import Policies
 import SimCore
+import TestSupport
 import XCTest
 
 final class RegistryTests: XCTestCase {
@@ -55,7 +56,7 @@ final class ExamplePolicyTests: XCTestCase {
     func testQuietHoursConformsAndStaysQuiet() throws {
         let policy = try PolicyRegistry.withExample.make(PolicyConfiguration(name: "quiet-hours"))
         XCTAssertEqual(PolicyConformance.check(policy), [])
-        var rng = FixtureRandom(seed: 4)
+        var rng = TestRandom(seed: 4)
         let starts = rng.poisson(perHour: 1, horizon: SimTime(day: 3)).map { ($0, Int32(0)) }
         let t = trace(days: 3, apps: ["news"], sessions: makeSessions(starts), updates: [[]])
         let (_, log) = simulateDeviceWithLog(trace: t, policy: policy, randomKey: 1)

@@ -2,6 +2,7 @@
 @_spi(BuiltInPolicies) @testable import Policies
 import Foundation
 import SimCore
+import TestSupport
 import XCTest
 
 /// The registry builds coalescing and exponential-backoff over the standard
@@ -53,7 +54,7 @@ final class WrapperSpecialisationTests: XCTestCase {
         XCTAssertEqual(type(of: made).needsFutureKnowledge, P.needsFutureKnowledge, name, file: file, line: line)
         XCTAssertEqual(type(of: made).decidesAtSessionStart, P.decidesAtSessionStart, name, file: file, line: line)
         var made = made, plain = plain
-        var rng = FixtureRandom(seed: 11)
+        var rng = TestRandom(seed: 11)
         let apps = 4
         func sorted(_ n: Int) -> [SimTime] { (0..<n).map { _ in SimTime(day: 0, plus: .seconds(rng.next() * 6 * 86_400)) }.sorted() }
         let future = FutureLaunches(launches: (0..<apps).map { _ in sorted(60) }, contentUpdates: (0..<apps).map { _ in sorted(80) })

@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 @testable import SimCore
 
@@ -19,7 +20,7 @@ final class EventQueueDifferentialTests: XCTestCase {
         case .ties: return floor + Int64(random.below(4))
         case .small: return floor + Int64(random.below(300))
         case .wide: return floor + Int64(random.below(1 << 24))
-        case .huge: return floor + Int64(random.next() >> UInt64(22 + random.below(40)))
+        case .huge: return floor + Int64(random.bits() >> UInt64(22 + random.below(40)))
         case .boundaries:
             // Just below and above powers of 16 and 2 relative to the floor.
             let shift = Int64(random.below(40))
@@ -73,7 +74,8 @@ final class EventQueueDifferentialTests: XCTestCase {
                         XCTAssertEqual(queue.remove(victim.handle), victim.id, "seed \(seed) step \(step): remove")
                     }
                     stale.append(victim.handle)
-                } else if let h = stale.randomElement(using: &random) {
+                } else if !stale.isEmpty {
+                    let h = random.pick(stale)
                     XCTAssertFalse(queue.cancel(h), "seed \(seed) step \(step): stale cancel succeeded")
                 }
             } else if r < 97 {
@@ -88,7 +90,8 @@ final class EventQueueDifferentialTests: XCTestCase {
                     reference[i].time = time
                     reference[i].sequence = sequence
                     sequence += 1
-                } else if let h = stale.randomElement(using: &random) {
+                } else if !stale.isEmpty {
+                    let h = random.pick(stale)
                     XCTAssertNil(queue.reschedule(h, to: SimTime(microseconds: floor)))
                 }
             } else {

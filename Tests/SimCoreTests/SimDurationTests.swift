@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 @testable import SimCore
 
@@ -63,7 +64,7 @@ final class SimDurationTests: XCTestCase {
     func testPrintParseRoundTrip() throws {
         var random = TestRandom(seed: 7)
         for _ in 0..<5_000 {
-            let magnitude = Int64(bitPattern: random.next() >> (1 + UInt64(random.below(60))))
+            let magnitude = Int64(bitPattern: random.bits() >> (1 + UInt64(random.below(60))))
             let d = SimDuration(microseconds: random.chance(0.5) ? magnitude : -magnitude)
             XCTAssertEqual(try SimDuration(parsing: d.description), d, d.description)
         }

@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 @testable import SimCore
 
@@ -29,7 +30,7 @@ final class SimTimeTests: XCTestCase {
         var random = TestRandom(seed: 11)
         let day = SimDuration.microsecondsPerDay
         for _ in 0..<10_000 {
-            let us = Int64(bitPattern: random.next()) >> 12  // about ±2^51 µs, ±71 years
+            let us = Int64(bitPattern: random.bits()) >> 12  // about ±2^51 µs, ±71 years
             let t = SimTime(microseconds: us)
             let reference = Int64((Double(us) / Double(day)).rounded(.down))
             // The Double reference can be off by one only when us is an exact
