@@ -20,7 +20,10 @@ deps:
 build: deps
 	$(SWIFT) build -c release
 
-## run: build and run the default suite into Reports/default/, replacing it whole (about 10 minutes on 2 cores)
+## run: build and run the default suite into Reports/default/, replacing it whole
+##      (about 1.5 minutes of CPU, under a minute on 2 free cores, plus the
+##      build); SUITE=paper runs it on 2,000 users
+##      for papers (ten times the CPU), SUITE=smoke in seconds
 SUITE ?= default
 run: deps
 	$(SWIFT) build -c release --product bgbench

@@ -6,8 +6,9 @@
 // network or charging change, a task's end, a policy wake or a battery
 // threshold. What happens at the same instant (the next task starting, the
 // decision, the resubmission) is part of that step, and content updates are
-// read by cursor, never events (Docs/Performance.md, "How throughput is
-// measured").
+// read by cursor, never events (Docs/Performance.md, "What one event is").
+// Wall time, so a shared machine's load moves it: read the scaling, and
+// take per-policy costs from `policy-cost` (CPU time, against greedy).
 import Experiments
 import Policies
 import Foundation
@@ -21,7 +22,7 @@ extension BenchmarkFamily {
     ) {
         let threads = ProcessInfo.processInfo.activeProcessorCount
         return selectedSizes([200]).map { users in
-            let spec = simulationSpec(users: users)
+            let spec = defaultSuite(users: users, days: 7)
             var best1 = (wall: Double.infinity, events: 0), bestN = (wall: Double.infinity, events: 0)
             for _ in 0..<3 {
                 let one = runOnce(spec, threads: 1)
@@ -35,42 +36,11 @@ extension BenchmarkFamily {
                               Double(best1.events) / best1.wall / 1e6, userDays / best1.wall,
                               threads, Double(bestN.events) / bestN.wall / 1e6, userDays / bestN.wall,
                               generationMicrosecondsPerUserWeek(users: 2_000))
-            // Per configuration, one thread, best of 2: which policies cost most
-            // per event. Run alone, a configuration generates the traces and
-            // draws the latencies (`TaskDrawMemo`) that the suite shares
-            // between its configurations, so these rates are lower bounds.
-            var perPolicy: [String] = []
-            for c in spec.configurations.indices {
-                var one = spec
-                one.configurations = [spec.configurations[c]]
-                one.baseline = 0
-                let best = (0..<2).map { _ in runOnce(one, threads: 1) }.min { $0.wall < $1.wall }!
-                perPolicy.append(String(format: "  %@: %.2f M events/s, %.0f events per user-week",
-                                        spec.configurations[c].label,
-                                        Double(best.events) / best.wall / 1e6, Double(best.events) / Double(users)))
-            }
             return Measurement(benchmark: "simulation-\(threads)-threads", n: users, operations: bestN.events,
                                nsPerOp: bestN.wall * 1e9 / Double(bestN.events),
                                baselineNsPerOp: best1.wall * 1e9 / Double(best1.events),
-                               bytesPerEvent: nil,
-                               note: ([note, "1 thread, each configuration alone (its own trace generation and latency draws, which the suite shares, included):"] + perPolicy)
-                                   .joined(separator: "\n         "))
+                               bytesPerEvent: nil, note: note)
         }
-    }
-}
-
-/// The default suite's policies on a one-week population of `users`.
-private func simulationSpec(users: Int) -> ExperimentSpec {
-    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("suites/default.json")
-    do {
-        var text = try String(contentsOf: url, encoding: .utf8)
-        text = text.replacingOccurrences(of: "\"users\": 2000, \"days\": 14", with: "\"users\": \(users), \"days\": 7")
-        let spec = try ExperimentSpec.parse(text, registry: .standard)
-        guard case .generated(users, 7, _) = spec.world else { fatalError("default.json changed shape: update SimulationBenchmark") }
-        return spec
-    } catch {
-        fatalError("cannot load \(url.path): \(error)")
     }
 }
 

@@ -1,6 +1,7 @@
 // make bench: performance benchmarks, each against a baseline measured in
 // the same process (the event queue against a textbook binary heap; the
-// whole simulation on all cores against one core).
+// whole simulation on all cores against one core; each policy family's CPU
+// per event against greedy's).
 //
 //   BGBenchmarks [--csv] [--filter NAME]... [--n SIZE]... [--list]
 //
@@ -9,7 +10,8 @@
 
 import Foundation
 
-let allFamilies: [BenchmarkFamily] = [.hold, .holdTies, .fillDrain, .cancelMix, .eventCore, .simulation, .externalPolicy, .traceRead]
+let allFamilies: [BenchmarkFamily] = [.hold, .holdTies, .fillDrain, .cancelMix, .eventCore, .simulation, .policyCost,
+                                      .externalPolicy, .traceRead]
 
 var csv = false
 var filters: [String] = []
