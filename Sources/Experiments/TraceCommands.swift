@@ -65,6 +65,26 @@ extension TraceCommands {
     }
 }
 
+extension TraceCommands {
+    /// Converts the AWARE tables in `inputs` (files, or directories of
+    /// `.csv` files) into a trace set in `directory` (Datasets/README.md,
+    /// "Importing AWARE tables"): staged, whole or nothing, as `importLog`.
+    /// Returns the report: rows read, what was repaired, where each stream
+    /// comes from.
+    @discardableResult
+    public static func importAware(_ inputs: [URL], seed: UInt64, timeZone: TimeZone, out directory: URL,
+                                   force: Bool = false) throws -> String {
+        let (set, report) = try AwareImporter.importTables(inputs, seed: seed, timeZone: timeZone)
+        try StagedDirectory.write(directory.path, force: force, inputs: inputs.map(\.path)) { staging in
+            try TraceSetWriter.write(set, to: URL(fileURLWithPath: staging))
+        }
+        let missing = set.missingStreams.sorted().map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+        return (["imported \(inputs.map(\.path).joined(separator: " ")) (aware, time zone \(timeZone.identifier)): \(set.users.count) users × \(set.days) days, \(set.apps.count) apps, to \(directory.path)"]
+                + report.lines
+                + ["run it with \"traces\": {\"path\": \"\(directory.path)\", \"synthesise\": [\(missing)]}"]).joined(separator: "\n")
+    }
+}
+
 public struct TraceCommandError: Error, CustomStringConvertible {
     public let message: String
     public init(message: String) { self.message = message }
