@@ -39,7 +39,27 @@ public enum TraceCommands {
         let missing = set.missingStreams.sorted().map(\.rawValue)
         let note = missing.isEmpty ? ""
             : "The set omits the \(missing.joined(separator: ", ")) stream(s) (a spec synthesises them: Datasets/README.md, \"Streams a set may omit\"); their rows below are empty, not measured zeros.\n\n"
-        return note + TraceStatistics(set).markdown + "\n" + PredictabilityStatistics(set).markdown
+        return note + TraceStatistics(set).markdown + "\n" + PredictabilityStatistics(set).markdown + "\n"
+            + powerComparison(set)
+    }
+
+    /// Users of the default world `stats` compares a set's power stream with.
+    public static let comparisonUsers = 100
+
+    /// The set's power figures beside those of the generator's default
+    /// world over the same days (`comparisonUsers` users, seed 1): where
+    /// the defaults fall relative to the set (Datasets/README.md, "The
+    /// generator against a real month").
+    static func powerComparison(_ set: TraceSet) -> String {
+        guard !set.missingStreams.contains(.power) else {
+            return "The set has no power stream: no power comparison.\n"
+        }
+        let days = set.days
+        let generator = PopulationGenerator(parameters: .default, seed: 1, days: days)
+        var defaults = PowerStatistics()
+        for u in 0..<comparisonUsers { defaults.add(generator.user(u)) }
+        return PowerStatistics.comparison(PowerStatistics(set), label: "this set (\(set.users.count) users)", defaults: defaults,
+                                          defaultsLabel: "generator defaults (\(comparisonUsers) users × \(days) days, seed 1)")
     }
 }
 
