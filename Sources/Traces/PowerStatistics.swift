@@ -45,10 +45,14 @@ public struct PowerStatistics: Sendable {
             // An overnight charge covers a 03:00 (inside the observed span).
             let first3 = (c.start.microseconds - 3 * Int64(hour) + day - 1) / day * day + 3 * Int64(hour)
             if first3 < c.end.microseconds && first3 >= from && first3 <= to {
+                // A charge cut by the start or the end of what is observed
+                // (the trace's, or the readings') has no true plug-in time
+                // or length.
+                let cutStart = c.start.microseconds <= from, cutEnd = c.end.microseconds >= to
                 var h = Double(c.start.microseconds % day) / hour
                 if h < 6 { h += 24 }
-                plugInHours.append(h)
-                overnightLengths.append(Double((c.end - c.start).microseconds) / hour)
+                if !cutStart { plugInHours.append(h) }
+                if !cutStart && !cutEnd { overnightLengths.append(Double((c.end - c.start).microseconds) / hour) }
             } else if c.start.microseconds >= from && c.start.microseconds < to {
                 topUps += 1
             }
