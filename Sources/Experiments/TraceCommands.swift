@@ -45,16 +45,18 @@ public enum TraceCommands {
 
     /// Users of the default world `stats` compares a set's power stream with.
     public static let comparisonUsers = 100
+    public static let comparisonMaxDays = 60
 
     /// The set's power figures beside those of the generator's default
-    /// world over the same days (`comparisonUsers` users, seed 1): where
-    /// the defaults fall relative to the set (Datasets/README.md, "The
-    /// generator against a real month").
+    /// world over the same days, at most `comparisonMaxDays` (the figures
+    /// are rates; the cap bounds the time of `stats` on long sets), with
+    /// `comparisonUsers` users from seed 1: where the defaults fall relative
+    /// to the set (Datasets/README.md, "The generator against a real month").
     static func powerComparison(_ set: TraceSet) -> String {
         guard !set.missingStreams.contains(.power) else {
             return "The set has no power stream: no power comparison.\n"
         }
-        let days = set.days
+        let days = min(set.days, comparisonMaxDays)
         let generator = PopulationGenerator(parameters: .default, seed: 1, days: days)
         var defaults = PowerStatistics()
         for u in 0..<comparisonUsers { defaults.add(generator.user(u)) }
