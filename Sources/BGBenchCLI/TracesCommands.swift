@@ -54,24 +54,41 @@ struct TracesStatsCommand: Command {
 
 struct TracesImportCommand: Command {
     static let path = ["traces", "import"]
-    static let overview = "Convert a real app-usage log (LSApp TSV or a generic open/close log) into a trace set; power, network and content are synthesised."
-    static let usage = "bgbench traces import --format <lsapp|events> (--seed <s> | --sessions-only) --out <dir> [--force] <log>"
-    static let arguments = [("<log>", "The log file (formats: Datasets/README.md, \"Importing real traces\").")]
+    static let overview = "Convert a real log into a trace set: app usage (LSApp TSV or a generic open/close log; power, network and content synthesised) or AWARE sensing tables (sessions, charging, battery level, network)."
+    static let usage = "bgbench traces import --format <lsapp|events> (--seed <s> | --sessions-only) --out <dir> [--force] <log>\n       bgbench traces import --format aware --seed <s> --time-zone <zone> --out <dir> [--force] <table-or-dir>..."
+    static let arguments = [("<log>", "The log file (formats: Datasets/README.md, \"Importing real traces\")."),
+                            ("<table-or-dir>", "With --format aware: AWARE table files (battery, screen, applications_foreground, network) or directories of them (Datasets/README.md, \"Importing AWARE tables\").")]
     static let options = [
-        ("--format <f>", "lsapp (tab-separated user_id, session_id, timestamp, app_name, event_type) or events (user,time,app,event)."),
-        ("--seed <s>", "Seed of the synthesised power, network and content streams."),
+        ("--format <f>", "lsapp (tab-separated user_id, session_id, timestamp, app_name, event_type), events (user,time,app,event) or aware (AWARE tables)."),
+        ("--seed <s>", "Seed of the synthesised streams (with aware: the power constants, Low Power Mode answers and, without applications_foreground, the apps)."),
+        ("--time-zone <zone>", "aware only: the phone's time zone, an IANA name (Europe/Helsinki) or UTC; AWARE times are UTC."),
         ("--out <dir>", "Directory to write the trace set to (created whole at the end)."),
         ("--force", "Replace an existing --out directory whole."),
-        ("--sessions-only", "Write the sessions alone (no users.csv, power, network or content): a spec synthesises the rest (Docs/ExperimentSpec.md, \"traces\")."),
+        ("--sessions-only", "lsapp and events only: write the sessions alone (no users.csv, power, network or content): a spec synthesises the rest (Docs/ExperimentSpec.md, \"traces\")."),
     ]
 
-    let format: AppEventLogFormat, seed: UInt64, out: String, input: String, force: Bool, sessionsOnly: Bool
+    enum Format { case log(AppEventLogFormat), aware(TimeZone) }
+    let format: Format, seed: UInt64, out: String, inputs: [String], force: Bool, sessionsOnly: Bool
 
     init(parsing args: inout ArgumentList) throws(UsageError) {
-        guard let f = try args.option("--format") else { throw UsageError("--format is required (lsapp or events)") }
-        guard let format = AppEventLogFormat(rawValue: f) else { throw UsageError("--format expects lsapp or events, got \"\(f)\"") }
+        guard let f = try args.option("--format") else { throw UsageError("--format is required (lsapp, events or aware)") }
+        let zone = try args.option("--time-zone")
+        if f == "aware" {
+            guard let zone else { throw UsageError("--time-zone is required with --format aware (AWARE times are UTC; e.g. Europe/Helsinki, or UTC)") }
+            guard let tz = TimeZone(identifier: zone) else {
+                throw UsageError("--time-zone expects an IANA time zone name such as Europe/Helsinki or UTC, got \"\(zone)\"")
+            }
+            format = .aware(tz)
+        } else {
+            guard let log = AppEventLogFormat(rawValue: f) else { throw UsageError("--format expects lsapp, events or aware, got \"\(f)\"") }
+            guard zone == nil else { throw UsageError("--time-zone is for --format aware (lsapp and events hold local times)") }
+            format = .log(log)
+        }
         sessionsOnly = args.flag("--sessions-only")
         let seedText = try args.option("--seed")
+        if case .aware = format, sessionsOnly {
+            throw UsageError("--sessions-only is for lsapp and events: an AWARE import keeps the tables' charging and battery level, and leaves out what they lack for the spec to synthesise")
+        }
         if sessionsOnly, seedText != nil { throw UsageError("--seed seeds the synthesised streams; --sessions-only writes none") }
         guard sessionsOnly || seedText != nil else { throw UsageError("--seed is required (or --sessions-only)") }
         guard let seed = seedText.map({ UInt64($0) }) ?? 0 else {
@@ -80,12 +97,22 @@ struct TracesImportCommand: Command {
         guard let out = try args.option("--out") else { throw UsageError("--out is required") }
         force = args.flag("--force")
         let rest = try args.positionals()
-        guard rest.count == 1 else { throw UsageError("traces import takes exactly one log file") }
-        self.format = format; self.seed = seed; self.out = out; self.input = rest[0]
+        if case .log = format {
+            guard rest.count == 1 else { throw UsageError("traces import takes exactly one log file") }
+        } else {
+            guard !rest.isEmpty else { throw UsageError("traces import --format aware takes one or more table files or directories") }
+        }
+        self.seed = seed; self.out = out; self.inputs = rest
     }
 
     func run(tool _: ExperimentTool) throws {
-        print(try TraceCommands.importLog(URL(fileURLWithPath: input), format: format, seed: seed,
-                                          out: URL(fileURLWithPath: out), force: force, sessionsOnly: sessionsOnly))
+        switch format {
+        case .log(let log):
+            print(try TraceCommands.importLog(URL(fileURLWithPath: inputs[0]), format: log, seed: seed,
+                                              out: URL(fileURLWithPath: out), force: force, sessionsOnly: sessionsOnly))
+        case .aware(let zone):
+            print(try TraceCommands.importAware(inputs.map { URL(fileURLWithPath: $0) }, seed: seed, timeZone: zone,
+                                                out: URL(fileURLWithPath: out), force: force))
+        }
     }
 }

@@ -33,10 +33,20 @@ extension DeviceSimulator {
         if Sink.isEnabled { logTail(delta) }
     }
 
+    /// A charger boundary or, with measured battery, a reading
+    /// (`PowerSupply.powerBoundary`): the level is re-anchored where the
+    /// readings say so, then the charger's change (if any) is applied.
     mutating func chargingBoundary() {
-        let on = power.chargerBoundary()
+        let wasOn = power.onCharger
+        let (on, anchor) = power.powerBoundary(at: now)
         exogenousMoved()
-        setCharging(on, notify: true)
+        if let anchor { setBatteryLevel(anchor) }
+        if on != wasOn {
+            setCharging(on, notify: true)
+        } else {
+            screenOrChargerChanged()
+            scheduleBatteryAlarm()
+        }
     }
 
     mutating func setCharging(_ on: Bool, notify: Bool) {

@@ -15,7 +15,9 @@ extension NetworkType {
 extension DeviceTrace {
     /// The device's view of a generated or read user trace. `apps` is the
     /// trace set's app list (`TraceSet.apps` / `GeneratorParameters.apps`).
-    public init(_ user: UserTrace, apps: [TraceApp]) {
+    /// With `measuredBattery`, the user's battery readings (`UserTrace.batteryLevel`)
+    /// drive the level where they exist (`DeviceTrace.measuredBattery`).
+    public init(_ user: UserTrace, apps: [TraceApp], measuredBattery: Bool = false) {
         let p = user.profile
         let days = max(0, user.horizon.day) + 1
         var lpm: [[Bool]] = []
@@ -42,6 +44,9 @@ extension DeviceTrace {
             chargingWatts: p.chargingWatts)
         if p.backgroundAppRefreshEnabled.count == apps.count {
             backgroundAppRefreshEnabled = p.backgroundAppRefreshEnabled
+        }
+        if measuredBattery {
+            self.measuredBattery = user.batteryLevel.map { MeasuredLevel(time: $0.time, percent: $0.percent) }
         }
     }
 }

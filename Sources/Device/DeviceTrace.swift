@@ -37,6 +37,15 @@ public struct DeviceTrace: Sendable {
         }
     }
 
+    /// A reading of the real phone's battery level.
+    @frozen
+    public struct MeasuredLevel: Sendable, Hashable {
+        public var time: SimTime
+        /// Percent in [0, 100].
+        public var percent: Double
+        public init(time: SimTime, percent: Double) { self.time = time; self.percent = percent }
+    }
+
     /// End of the simulated period.
     public var horizon: SimTime
     /// App names, indexed by the app numbers used everywhere else.
@@ -66,6 +75,12 @@ public struct DeviceTrace: Sendable {
     public var chargingWatts: Double?
     /// Background App Refresh switch per app (nil: the app models decide).
     public var backgroundAppRefreshEnabled: [Bool]?
+    /// The real phone's battery readings, sorted by strictly increasing
+    /// time; empty (the default): the level is modelled from the drains
+    /// and the charger. Between the first and the last reading the level
+    /// follows them instead, background energy on top (`PowerSupply`,
+    /// Docs/Semantics.md, "Measured battery").
+    public var measuredBattery: [MeasuredLevel] = []
     /// The generator's model of this user, for policies with
     /// `needsModelKnowledge` (set by the runner; nil otherwise).
     public var model: UsageModelKnowledge?

@@ -39,7 +39,29 @@ public enum TraceCommands {
         let missing = set.missingStreams.sorted().map(\.rawValue)
         let note = missing.isEmpty ? ""
             : "The set omits the \(missing.joined(separator: ", ")) stream(s) (a spec synthesises them: Datasets/README.md, \"Streams a set may omit\"); their rows below are empty, not measured zeros.\n\n"
-        return note + TraceStatistics(set).markdown + "\n" + PredictabilityStatistics(set).markdown
+        return note + TraceStatistics(set).markdown + "\n" + PredictabilityStatistics(set).markdown + "\n"
+            + powerComparison(set)
+    }
+
+    /// Users of the default world `stats` compares a set's power stream with.
+    public static let comparisonUsers = 100
+    public static let comparisonMaxDays = 60
+
+    /// The set's power figures beside those of the generator's default
+    /// world over the same days, at most `comparisonMaxDays` (the figures
+    /// are rates; the cap bounds the time of `stats` on long sets), with
+    /// `comparisonUsers` users from seed 1: where the defaults fall relative
+    /// to the set (Datasets/README.md, "The generator against a real month").
+    static func powerComparison(_ set: TraceSet) -> String {
+        guard !set.missingStreams.contains(.power) else {
+            return "The set has no power stream: no power comparison.\n"
+        }
+        let days = min(set.days, comparisonMaxDays)
+        let generator = PopulationGenerator(parameters: .default, seed: 1, days: days)
+        var defaults = PowerStatistics()
+        for u in 0..<comparisonUsers { defaults.add(generator.user(u)) }
+        return PowerStatistics.comparison(PowerStatistics(set), label: "this set (\(set.users.count) users)", defaults: defaults,
+                                          defaultsLabel: "generator defaults (\(comparisonUsers) users × \(days) days, seed 1)")
     }
 }
 
@@ -62,6 +84,26 @@ extension TraceCommands {
             : "power, network and content synthesised from seed \(seed); content rates guessed from app names (Datasets/README.md)"
         return (["imported \(input.path) (\(format.rawValue)): \(set.users.count) users × \(set.days) days, \(set.apps.count) apps, to \(directory.path)",
                  streams] + report.lines).joined(separator: "\n")
+    }
+}
+
+extension TraceCommands {
+    /// Converts the AWARE tables in `inputs` (files, or directories of
+    /// `.csv` files) into a trace set in `directory` (Datasets/README.md,
+    /// "Importing AWARE tables"): staged, whole or nothing, as `importLog`.
+    /// Returns the report: rows read, what was repaired, where each stream
+    /// comes from.
+    @discardableResult
+    public static func importAware(_ inputs: [URL], seed: UInt64, timeZone: TimeZone, out directory: URL,
+                                   force: Bool = false) throws -> String {
+        let (set, report) = try AwareImporter.importTables(inputs, seed: seed, timeZone: timeZone)
+        try StagedDirectory.write(directory.path, force: force, inputs: inputs.map(\.path)) { staging in
+            try TraceSetWriter.write(set, to: URL(fileURLWithPath: staging))
+        }
+        let missing = set.missingStreams.sorted().map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+        return (["imported \(inputs.map(\.path).joined(separator: " ")) (aware, time zone \(timeZone.identifier)): \(set.users.count) users × \(set.days) days, \(set.apps.count) apps, to \(directory.path)"]
+                + report.lines
+                + ["run it with \"traces\": {\"path\": \"\(directory.path)\", \"synthesise\": [\(missing)]}"]).joined(separator: "\n")
     }
 }
 

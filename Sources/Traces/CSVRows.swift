@@ -8,10 +8,10 @@ import Foundation
 /// file's bytes: integers (most of a trace set) are parsed straight from the
 /// bytes, text fields become strings only when asked for.
 struct CSVRow {
-    /// Index of the file in `TraceSetFile.allCSV` (an integer rather than the
+    /// Index of the file in `TraceSetFile.knownCSV` (an integer rather than the
     /// name: a String field would be retained and released on every row).
     let fileIndex: Int
-    var file: String { TraceSetFile.allCSV[fileIndex] }
+    var file: String { TraceSetFile.knownCSV[fileIndex] }
     let line: Int
     let bytes: UnsafeBufferPointer<UInt8>
     /// Start and end (exclusive) byte offset of each field (at most
@@ -188,7 +188,7 @@ final class CSVCursor {
     init(_ dir: URL, _ file: String) throws {
         let header = TraceSetFile.headers[file]!
         self.file = file
-        fileIndex = TraceSetFile.allCSV.firstIndex(of: file)!
+        fileIndex = TraceSetFile.knownCSV.firstIndex(of: file)!
         expectedCount = header.count
         fd = open(dir.appendingPathComponent(file).path, O_RDONLY)
         guard fd >= 0 else {

@@ -242,3 +242,23 @@ struct ContentRows {
         return updates
     }
 }
+
+/// battery_level.csv (optional, measured): a user's readings in strictly
+/// increasing time inside [0, horizon], levels in [0, 100] %.
+struct BatteryLevelRows {
+    var file: UserRowCursor
+
+    mutating func take(_ pos: Int, _ ctx: UserRowContext) throws -> [BatteryLevelSample] {
+        var samples: [BatteryLevelSample] = []
+        let horizon = ctx.horizon  // captured alone (see `interval`)
+        _ = try file.rows(of: pos, ctx) { row in
+            let t = try row.int64(2, in: 0...horizon, what: "a time in µs in [0, \(horizon)] (the horizon)")
+            if let last = samples.last, t <= last.time.microseconds {
+                throw row.error(2, "expected a user's readings in strictly increasing time; \(t) is not after the previous reading \(last.time.microseconds)")
+            }
+            let percent = try row.real(3, in: 0..<100.000_000_1, what: "a battery level in [0, 100] %")
+            samples.append(BatteryLevelSample(time: SimTime(microseconds: t), percent: percent))
+        }
+        return samples
+    }
+}

@@ -30,11 +30,14 @@ public struct TraceSet: Sendable {
     /// sessions.csv, and their profiles hold only the index and the mean
     /// sessions a day until the power stream is synthesised.
     public var hasUsersFile: Bool
+    /// Whether the set has battery_level.csv (measured levels, from an
+    /// import; a user may still have no readings).
+    public var hasBatteryLevel: Bool
 
     public init(apps: [TraceApp], days: Int, users: [UserTrace], provenance: TraceProvenance? = nil,
-                missingStreams: Set<TraceStream> = [], hasUsersFile: Bool = true) {
+                missingStreams: Set<TraceStream> = [], hasUsersFile: Bool = true, hasBatteryLevel: Bool = false) {
         self.apps = apps; self.days = days; self.users = users; self.provenance = provenance
-        self.missingStreams = missingStreams; self.hasUsersFile = hasUsersFile
+        self.missingStreams = missingStreams; self.hasUsersFile = hasUsersFile; self.hasBatteryLevel = hasBatteryLevel
     }
 
     public var horizon: SimTime { SimTime(day: days) }
@@ -50,10 +53,17 @@ public enum TraceSetFile {
     public static let lowPowerMode = "low_power_mode.csv"
     public static let network = "network.csv"
     public static let contentUpdates = "content_updates.csv"
+    /// Optional, from imports of measured data: the real phone's battery level.
+    public static let batteryLevel = "battery_level.csv"
     /// Present only in generated trace sets.
     public static let generator = "generator.json"
     /// Every CSV file a complete trace set has.
     public static let allCSV = [traceSet, apps, users, sessions, charging, lowPowerMode, network, contentUpdates]
+    /// Files of measurements only an import of real data has (never
+    /// synthesised, never required): a set may hold them or not.
+    public static let measuredCSV = [batteryLevel]
+    /// Every CSV file a trace set may hold.
+    public static let knownCSV = allCSV + measuredCSV
     /// The files every trace set must have; the others belong to streams a
     /// set may omit (`TraceStream.files`) or, for users.csv, to the power stream.
     public static let requiredCSV = [traceSet, apps, sessions]
@@ -78,5 +88,6 @@ public enum TraceSetFile {
         lowPowerMode: ["user", "day", "threshold_percent", "accepts"],
         network: ["user", "start_us", "end_us", "kind"],
         contentUpdates: ["user", "app", "time_us"],
+        batteryLevel: ["user", "time_us", "percent"],
     ]
 }

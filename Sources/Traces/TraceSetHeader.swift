@@ -21,20 +21,23 @@ public struct TraceSetHeader: Sendable {
     public var missingStreams: Set<TraceStream>
     /// False when the directory has no users.csv (`TraceSet.hasUsersFile`).
     public var hasUsersFile: Bool
+    /// Whether the directory has battery_level.csv (`TraceSet.hasBatteryLevel`).
+    public var hasBatteryLevel: Bool
     /// The CSV files the directory has: all but the omitted streams' (and
     /// users.csv without `hasUsersFile`), as `read` checks.
     var present: Set<String> {
         var files = Set(TraceSetFile.allCSV).subtracting(missingStreams.flatMap(\.files))
         if !hasUsersFile { files.remove(TraceSetFile.users) }
+        if hasBatteryLevel { files.insert(TraceSetFile.batteryLevel) }
         return files
     }
 
     public var horizon: SimTime { SimTime(day: days) }
 
     public init(apps: [TraceApp], days: Int, profiles: [UserProfile], provenance: TraceProvenance? = nil,
-                missingStreams: Set<TraceStream> = [], hasUsersFile: Bool = true) {
+                missingStreams: Set<TraceStream> = [], hasUsersFile: Bool = true, hasBatteryLevel: Bool = false) {
         self.apps = apps; self.days = days; self.profiles = profiles; self.provenance = provenance
-        self.missingStreams = missingStreams; self.hasUsersFile = hasUsersFile
+        self.missingStreams = missingStreams; self.hasUsersFile = hasUsersFile; self.hasBatteryLevel = hasBatteryLevel
     }
 
     /// Reads and checks everything but the per-user rows of `directory`.
@@ -68,7 +71,8 @@ public struct TraceSetHeader: Sendable {
             apps = apps.map { a in traits[a.name].map { a.withTraits(of: $0) } ?? a }
         }
         return TraceSetHeader(apps: apps, days: days, profiles: profiles, provenance: provenance,
-                              missingStreams: missing, hasUsersFile: hasUsersFile)
+                              missingStreams: missing, hasUsersFile: hasUsersFile,
+                              hasBatteryLevel: present.contains(TraceSetFile.batteryLevel))
     }
 
     /// Every required file present, each omitted stream omitted whole
@@ -87,11 +91,11 @@ public struct TraceSetHeader: Sendable {
             throw TraceFormatError(file: required, line: 0, column: 0,
                                    message: "missing file; a trace set needs \(TraceSetFile.requiredCSV.joined(separator: ", ")) (and may omit the files of a stream a spec synthesises)")
         }
-        for name in names.sorted() where name.hasSuffix(".csv") && !TraceSetFile.allCSV.contains(name) {
+        for name in names.sorted() where name.hasSuffix(".csv") && !TraceSetFile.knownCSV.contains(name) {
             throw TraceFormatError(file: name, line: 0, column: 0,
-                                   message: "unexpected CSV file; a trace set holds only \(TraceSetFile.allCSV.joined(separator: ", "))")
+                                   message: "unexpected CSV file; a trace set holds only \(TraceSetFile.knownCSV.joined(separator: ", "))")
         }
-        let present = Set(names.filter { TraceSetFile.allCSV.contains($0) })
+        let present = Set(names.filter { TraceSetFile.knownCSV.contains($0) })
         let power = TraceStream.power.files
         if power.contains(where: present.contains), let absent = power.first(where: { !present.contains($0) }) {
             throw TraceFormatError(file: absent, line: 0, column: 0,
@@ -217,6 +221,6 @@ extension TraceSet {
     /// The set without its per-user rows.
     public var header: TraceSetHeader {
         TraceSetHeader(apps: apps, days: days, profiles: users.map(\.profile), provenance: provenance,
-                       missingStreams: missingStreams, hasUsersFile: hasUsersFile)
+                       missingStreams: missingStreams, hasUsersFile: hasUsersFile, hasBatteryLevel: hasBatteryLevel)
     }
 }

@@ -36,6 +36,6 @@ public enum TraceSetReader {
         while let user = try stream.next() { users.append(user) }
         let h = stream.header
         return TraceSet(apps: h.apps, days: h.days, users: users, provenance: h.provenance,
-                        missingStreams: h.missingStreams, hasUsersFile: h.hasUsersFile)
+                        missingStreams: h.missingStreams, hasUsersFile: h.hasUsersFile, hasBatteryLevel: h.hasBatteryLevel)
     }
 }

@@ -13,6 +13,7 @@ public final class TraceSetStream {
     private var lowPowerMode: LowPowerModeRows?
     private var network: NetworkRows?
     private var content: ContentRows?
+    private var batteryLevel: BatteryLevelRows?
     /// Position in `header.profiles` of the next user to read.
     public private(set) var position = 0
 
@@ -36,6 +37,7 @@ public final class TraceSetStream {
         lowPowerMode = try open(TraceSetFile.lowPowerMode).map(LowPowerModeRows.init)
         network = try open(TraceSetFile.network).map(NetworkRows.init)
         content = try open(TraceSetFile.contentUpdates).map(ContentRows.init)
+        batteryLevel = try open(TraceSetFile.batteryLevel).map(BatteryLevelRows.init)
     }
 
     /// The next user's trace, every row of it checked; nil after the last
@@ -43,7 +45,7 @@ public final class TraceSetStream {
     /// omits (its stream is synthesised) leaves its field empty.
     ///
     /// The files are read in the order sessions, charging, Low Power Mode,
-    /// network, content: with several bad files, the error is that of the
+    /// network, content, battery level: with several bad files, the error is that of the
     /// first user with a bad row, and for that user of the first file.
     public func next() throws -> UserTrace? {
         guard position < header.profiles.count else {
@@ -52,6 +54,7 @@ public final class TraceSetStream {
             try lowPowerMode?.file.expectEnd(context)
             try network?.file.expectEnd(context)
             try content?.file.expectEnd(context)
+            try batteryLevel?.file.expectEnd(context)
             return nil
         }
         let pos = position
@@ -61,9 +64,11 @@ public final class TraceSetStream {
         let userLowPowerMode = try lowPowerMode?.take(pos, context) ?? []
         let userNetwork = try network?.take(pos, context) ?? []
         let userContent = try content?.take(pos, context) ?? Array(repeating: [], count: context.appCount)
+        let userBattery = try batteryLevel?.take(pos, context) ?? []
         if !header.hasUsersFile { profile.meanSessionsPerDay = Double(userSessions.count) / Double(header.days) }
         let trace = UserTrace(profile: profile, horizon: header.horizon, sessions: userSessions, charging: userCharging,
-                              network: userNetwork, contentUpdates: userContent, lowPowerModeDecisions: userLowPowerMode)
+                              network: userNetwork, contentUpdates: userContent, lowPowerModeDecisions: userLowPowerMode,
+                              batteryLevel: userBattery)
         position += 1
         return trace
     }

@@ -79,6 +79,14 @@ public enum TraceSetWriter {
         }
         if !set.missingStreams.contains(.content) { try put(TraceSetFile.contentUpdates, text) }
 
+        if set.hasBatteryLevel {
+            text = header(TraceSetFile.batteryLevel)
+            for u in set.users {
+                for b in u.batteryLevel { text += "\(u.profile.index),\(b.time.microseconds),\(real(b.percent))\n" }
+            }
+            try put(TraceSetFile.batteryLevel, text)
+        }
+
         if let provenance = set.provenance {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -178,6 +178,15 @@ public struct LowPowerModeDecision: Sendable, Hashable {
     }
 }
 
+/// One reading of the real phone's battery level: `percent` at `time`.
+/// Between two readings the level is taken to move linearly.
+public struct BatteryLevelSample: Sendable, Hashable {
+    public var time: SimTime
+    /// Percent in [0, 100].
+    public var percent: Double
+    public init(time: SimTime, percent: Double) { self.time = time; self.percent = percent }
+}
+
 /// How heavily a user uses the phone, by mean sessions a day (thresholds in
 /// `UsageParameters`).
 public enum IntensityClass: String, Sendable, Hashable, Codable, CaseIterable {
@@ -244,10 +253,16 @@ public struct UserTrace: Sendable, Hashable {
     public var contentUpdates: [[SimTime]]
     /// Two per day (20 % then 10 %), days in order.
     public var lowPowerModeDecisions: [LowPowerModeDecision]
+    /// The battery level the real phone reported (battery_level.csv, from
+    /// an import of measured data), sorted by strictly increasing time;
+    /// empty when none was measured. Used only when a spec asks for it
+    /// (`"traces": {"measuredBattery": true}`, Docs/Semantics.md).
+    public var batteryLevel: [BatteryLevelSample]
 
     public init(profile: UserProfile, horizon: SimTime, sessions: [Session],
                 charging: [ChargingInterval], network: [NetworkInterval],
-                contentUpdates: [[SimTime]], lowPowerModeDecisions: [LowPowerModeDecision]) {
+                contentUpdates: [[SimTime]], lowPowerModeDecisions: [LowPowerModeDecision],
+                batteryLevel: [BatteryLevelSample] = []) {
         self.profile = profile
         self.horizon = horizon
         self.sessions = sessions
@@ -255,6 +270,7 @@ public struct UserTrace: Sendable, Hashable {
         self.network = network
         self.contentUpdates = contentUpdates
         self.lowPowerModeDecisions = lowPowerModeDecisions
+        self.batteryLevel = batteryLevel
     }
 
     /// The answer to a Low Power Mode offer at `thresholdPercent` on `day`

@@ -127,3 +127,56 @@ extension TraceSynthesisRunTests {
         XCTAssertFalse(full.contains("The set omits"))
     }
 }
+
+/// `"measuredBattery": true` on the imported niimpy month: the level
+/// follows the real phone, background energy on top; off by default; a
+/// set without readings is refused with the JSON path.
+extension TraceSynthesisRunTests {
+    static let month = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../Datasets/aware-niimpy/month").standardized.path
+
+    func testTheMeasuredBatteryDrivesTheLevelOfTheRealMonth() throws {
+        func spec(_ name: String, measured: Bool) throws -> String {
+            try write("\(name).json", """
+            { "name": "\(name)", "seed": 1,
+              "traces": { "path": "\(Self.month)", "synthesise": ["network", "content"], "measuredBattery": \(measured) },
+              "policies": [{ "name": "never" }, { "name": "greedy" }] }
+            """)
+        }
+        func minimum(_ csv: String) throws -> [String: Double] {
+            let lines = csv.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+            let c = try XCTUnwrap(lines[0].firstIndex(of: "configuration")), m = try XCTUnwrap(lines[0].firstIndex(of: "min_battery_pct"))
+            return Dictionary(uniqueKeysWithValues: lines.dropFirst().map { ($0[c], Double($0[m])!) })
+        }
+        let measured = try minimum(runs(try spec("measured", measured: true)))
+        let modelled = try minimum(runs(try spec("modelled", measured: false)))
+        // With no background work the level is the real phone's: its lowest reading, 15 %.
+        XCTAssertEqual(measured["never"]!, 15, accuracy: 1e-6)
+        XCTAssertLessThan(measured["greedy"]!, measured["never"]!, "background energy comes on top of the measured level")
+        XCTAssertNotEqual(modelled["never"]!, measured["never"]!, "off: the modelled drains")
+        // A set without battery_level.csv cannot drive the level.
+        let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Datasets/sample-20x7").standardized.path
+        let bad = try write("bad.json", """
+        { "name": "bad", "seed": 1, "traces": { "path": "\(sample)", "measuredBattery": true }, "policies": [{ "name": "never" }] }
+        """)
+        for command in [["validate", bad], ["run", bad, "--out", dir.path("never")]] {
+            let r = try CLI.run(command)
+            XCTAssertEqual(r.status, 65, r.stderr)
+            XCTAssertTrue(r.stderr.contains("$.traces.measuredBattery: the trace set has no battery_level.csv"), r.stderr)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("never")))
+    }
+
+    func testAMalformedAwareTableExitsWith65NamingTheFileAndLine() throws {
+        let table = dir.path("battery.csv")
+        try "time,battery_level,battery_status,battery_health,battery_adaptor\n1488315824.049,100,5,2,2\n1488321326.498,100,9,2,2\n"
+            .write(toFile: table, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["traces", "import", "--format", "aware", "--seed", "1", "--time-zone", "UTC", "--out", dir.path("set"), table])
+        XCTAssertEqual(r.status, 65, r.stderr)
+        XCTAssertTrue(r.stderr.contains("battery.csv:3:3: expected a battery status"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("set")), "nothing is left behind")
+        let usage = try CLI.run(["traces", "import", "--format", "aware", "--seed", "1", "--out", dir.path("set"), table])
+        XCTAssertEqual(usage.status, 64, "--time-zone is required")
+    }
+}

@@ -20,14 +20,31 @@ import SimCore
 /// Owns: everything above but the level and Low Power Mode themselves,
 /// which are device state (`DeviceState`, the policy's view, passed in
 /// where a method moves them).
+///
+/// Measured battery (`DeviceTrace.measuredBattery`, off unless a spec asks):
+/// between the first and the last reading the power is the real phone's,
+/// read off the slope of its level between two readings, and replaces the
+/// charger and the drains; each reading is a power boundary, handled with
+/// the charger's (`powerBoundary`). Docs/Semantics.md, "Measured battery".
 struct PowerSupply {
     let charging: [DeviceTrace.Charging]
     /// The charging interval that starts or ends next.
     private(set) var chargingIndex = 0
     /// Whether the interval at `chargingIndex` is under way.
     private(set) var onCharger = false
-    /// The next charger boundary (`.farFuture`: none).
+    /// The next charger boundary or measured reading, whichever comes
+    /// first (`.farFuture`: none): the loop's one power event.
     private(set) var nextChargingBoundary: SimTime = .farFuture
+    /// The next charger boundary alone.
+    private var nextChargerBoundary: SimTime = .farFuture
+
+    /// The real phone's readings (empty: the level is modelled).
+    let measured: [DeviceTrace.MeasuredLevel]
+    /// Power between reading i and i + 1, W: the slope of the measured
+    /// level times the capacity.
+    let measuredWatts: [Double]
+    /// The next reading to reach.
+    private(set) var measuredIndex = 0
 
     let capacityJoules: Double
     /// Battery percent per joule, `100 / capacityJoules`: the level moves by
@@ -63,7 +80,26 @@ struct PowerSupply {
         screenOnDrainWatts = trace.screenOnDrainWatts
         idleDrainWatts = trace.idleDrainWatts
         alarm = BatteryAlarm(capacityJoules: capacityJoules)
+        measured = trace.measuredBattery
+        let joulesPerPercent = capacityJoules / 100
+        measuredWatts = zip(measured, measured.dropFirst()).map { a, b in
+            (b.percent - a.percent) * joulesPerPercent / (b.time - a.time).seconds
+        }
         cursorMoved()
+    }
+
+    /// The measured power now (nil: outside the readings, the level is modelled).
+    @inline(__always)
+    private var measuredPowerNow: Double? {
+        measuredIndex >= 1 && measuredIndex < measured.count ? measuredWatts[measuredIndex - 1] : nil
+    }
+
+    /// The measured level at `now` (nil: outside the readings), linear
+    /// between the two readings around it.
+    func measuredPercent(at now: SimTime) -> Double? {
+        guard measuredIndex >= 1 && measuredIndex < measured.count else { return nil }
+        let a = measured[measuredIndex - 1], b = measured[measuredIndex]
+        return a.percent + (b.percent - a.percent) * ((now - a.time).seconds / (b.time - a.time).seconds)
     }
 
     // MARK: The charger
@@ -77,36 +113,52 @@ struct PowerSupply {
         cursorMoved()
     }
 
-    /// The charger boundary is now: plugged in at the start of the
-    /// interval, out at its end. Returns whether it is now plugged in.
+    /// The power boundary at `now`: the charger plugged in at the start of
+    /// an interval, out at its end, and/or a measured reading reached.
+    /// Returns whether the charger is now plugged in, and the level to
+    /// re-anchor the battery at (nil: none), which is the measured level
+    /// at the first reading and at an unplug inside the readings (the
+    /// charger is taken to have covered the background energy spent while
+    /// plugged in; Docs/Semantics.md, "Measured battery").
     @inline(__always)
-    mutating func chargerBoundary() -> Bool {
-        if onCharger {
-            onCharger = false
-            chargingIndex += 1
-        } else {
-            onCharger = true
+    mutating func powerBoundary(at now: SimTime) -> (onCharger: Bool, anchor: Double?) {
+        var anchor: Double? = nil
+        if nextChargerBoundary == now {
+            if onCharger {
+                onCharger = false
+                chargingIndex += 1
+                anchor = measuredPercent(at: now)
+            } else {
+                onCharger = true
+            }
+        }
+        if measuredIndex < measured.count && measured[measuredIndex].time == now {
+            if measuredIndex == 0 { anchor = measured[0].percent }
+            measuredIndex += 1
         }
         cursorMoved()
-        return onCharger
+        return (onCharger, anchor)
     }
 
     @inline(__always)
     private mutating func cursorMoved() {
         if chargingIndex < charging.count {
             let c = charging[chargingIndex]
-            nextChargingBoundary = onCharger ? c.end : c.start
+            nextChargerBoundary = onCharger ? c.end : c.start
         } else {
-            nextChargingBoundary = .farFuture
+            nextChargerBoundary = .farFuture
         }
+        nextChargingBoundary = measuredIndex < measured.count
+            ? min(nextChargerBoundary, measured[measuredIndex].time) : nextChargerBoundary
     }
 
     // MARK: The level
 
-    /// The charger's or the screen's state changed: recompute `watts`.
+    /// The charger's or the screen's state changed, or a measured reading
+    /// was reached: recompute `watts`.
     @inline(__always)
     mutating func loadChanged(charging: Bool, screenOn: Bool) {
-        watts = (charging ? chargingWatts : 0) - (screenOn ? screenOnDrainWatts : idleDrainWatts)
+        watts = measuredPowerNow ?? ((charging ? chargingWatts : 0) - (screenOn ? screenOnDrainWatts : idleDrainWatts))
     }
 
     /// The background energy not yet taken off the battery, given the total

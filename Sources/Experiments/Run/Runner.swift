@@ -42,6 +42,7 @@ public struct Runner: Sendable {
             }
             try TraceSetRanges.check(header, directory: directory)
             try TraceSynthesisSpec.checkCovers(header, synthesis: spec.traceSynthesis, file: spec.file)
+            try TraceSynthesisSpec.checkMeasuredBattery(header, spec: spec)
             traceHeader = header
             synthesiser = spec.traceSynthesis.map {
                 StreamSynthesiser(streams: Set($0.streams), parameters: $0.parameters, header: header)
@@ -121,7 +122,7 @@ public struct Runner: Sendable {
             // Synthesised streams are drawn from the replication's world
             // seed and the user's id, as a generated world draws them.
             let user = synthesiser.map { $0.complete(read, seed: worldSeed(replication: r)) } ?? read
-            return DeviceTrace(user, apps: traceHeader!.apps)
+            return DeviceTrace(user, apps: traceHeader!.apps, measuredBattery: spec.measuredBattery)
         }
     }
 

@@ -46,6 +46,9 @@ public struct ExperimentSpec: Sendable {
     }
     /// For a `traces` world: the streams the generators synthesise, if any.
     public var traceSynthesis: TraceSynthesisSpec? = nil
+    /// For a `traces` world: the set's measured battery level drives the
+    /// simulated level (`"traces": {"measuredBattery": true}`; default off).
+    public var measuredBattery = false
 
     public static let knownKeys = ["name", "description", "seed", "replications", "population",
                                    "traces", "device", "policies", "baseline", "devices"]
@@ -103,6 +106,7 @@ public struct ExperimentSpec: Sendable {
 
         let world: World
         var traceSynthesis: TraceSynthesisSpec?
+        var measuredBattery = false
         switch (f["population"], f["traces"]) {
         case let (pop?, nil):
             let p = try pop.object(knownKeys: populationKeys)
@@ -118,6 +122,7 @@ public struct ExperimentSpec: Sendable {
         case let (nil, traces?):
             let parsed = try TraceSynthesisSpec.parse(traces)
             traceSynthesis = parsed.synthesis
+            measuredBattery = parsed.measuredBattery
             world = .traces(directory: parsed.directory)
         case (nil, nil):
             throw node.error("give either \"population\" (synthetic users) or \"traces\" (a trace set directory)")
@@ -172,6 +177,6 @@ public struct ExperimentSpec: Sendable {
             name: name, description: try f["description"]?.string() ?? "", seed: UInt64(seed),
             replications: replications, world: world, device: device, configurations: configurations,
             baseline: baseline, source: root, file: nil, registry: registry, appsNamedInDevice: namedApps,
-            deviceVariants: variants, traceSynthesis: traceSynthesis)
+            deviceVariants: variants, traceSynthesis: traceSynthesis, measuredBattery: measuredBattery)
     }
 }

@@ -23,6 +23,7 @@ public enum WorldChecks {
         case .traces:
             guard let traceSet else { return }
             try TraceSynthesisSpec.checkCovers(traceSet, synthesis: spec.traceSynthesis, file: spec.file)
+            try TraceSynthesisSpec.checkMeasuredBattery(traceSet, spec: spec)
             apps = traceSet.apps.map(\.name); users = traceSet.profiles.count; days = traceSet.days
         }
         try DeviceRanges.checkAppNames(spec.appsNamedInDevice, worldApps: apps, at: "$.device.apps")
