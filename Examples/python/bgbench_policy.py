@@ -48,6 +48,10 @@ class Context:
     def __init__(self, message):
         self.message = message
         self.now = message["now"]
+        # What made this a decision point: "start", "sessionStart",
+        # "sessionEnd", "stateChanged", "taskFinished" or "wake" (absent
+        # from an older bgbench: read with a default).
+        self.reason = message.get("reason", "wake")
         self.device = message["device"]
         self.pending = message["pending"]     # dicts; "eligible" and "refusal" from the OS rules
         self.radio_up_until = message["radioUpUntil"]

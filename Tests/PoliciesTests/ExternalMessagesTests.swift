@@ -22,8 +22,9 @@ final class ExternalMessagesTests: XCTestCase {
                                     pending: [request], appCount: 3, lastSessionEnd: SimTime(microseconds: 500),
                                     backgroundJoules: 4.25)
         let observation = ExternalMessages.observation(.submitted(request), context)
-        let m = try parse(ExternalMessages.decide(context, observations: observation))
+        let m = try parse(ExternalMessages.decide(context, reason: .stateChanged, observations: observation))
         XCTAssertEqual(m["type"] as? String, "decide")
+        XCTAssertEqual(m["reason"] as? String, "stateChanged")
         XCTAssertEqual(m["now"] as? Int, 2_000_000)
         XCTAssertTrue(m["radioUpUntil"] is NSNull)
         XCTAssertEqual(m["lastSessionEnd"] as? Int, 500)
@@ -43,6 +44,25 @@ final class ExternalMessagesTests: XCTestCase {
         XCTAssertEqual(observations.first?["kind"] as? String, "submitted")
         XCTAssertEqual((observations.first?["request"] as? [String: Any])?["earliestBegin"] as? Int, 5_000_000)
         XCTAssertNil((observations.first?["request"] as? [String: Any])?["eligible"], "eligibility only in pending")
+    }
+
+    /// The reason is read from the observations at the decision point's
+    /// time, a session start first (it also turns the screen on and may
+    /// expire a processing task), and `start` for a device's first.
+    func testDecideReasonFollowsTheObservationsAtItsTime() {
+        func reason(first: Bool = false, _ observations: [PolicyObservation]) -> String {
+            var seen = DecideReason.Seen()
+            for o in observations { seen.insert(o) }
+            return DecideReason(first: first, seen: seen).rawValue
+        }
+        let report = TaskReport(request: request, start: .zero, end: .zero, outcome: .expired)
+        XCTAssertEqual(reason(first: true, [.launch(app: 1)]), "start")
+        XCTAssertEqual(reason([.stateChanged(.screenOn), .taskFinished(report), .launch(app: 1)]), "sessionStart")
+        XCTAssertEqual(reason([.stateChanged(.screenOff), .sessionEnded(app: 1), .submitted(request)]), "sessionEnd")
+        XCTAssertEqual(reason([.taskFinished(report), .stateChanged(.networkChanged)]), "stateChanged")
+        XCTAssertEqual(reason([.taskFinished(report), .submitted(request)]), "taskFinished")
+        XCTAssertEqual(reason([]), "wake")
+        XCTAssertEqual(reason([.refused(request.id, .screenOn)]), "wake")
     }
 
     func testStartEscapesStringsAndSortsParams() throws {

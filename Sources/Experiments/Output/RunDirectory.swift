@@ -45,7 +45,8 @@ public enum RunDirectory {
     public static func writeManifest(spec: ExperimentSpec, specPath: String, producedBy provenance: RunProvenance,
                                      threads: Int, shards: [Shard],
                                      wallSeconds: Double, runs: Int, hashes: ContentHashes,
-                                     to directory: String) throws(OutputError) {
+                                     to directory: String,
+                                     decisionProcesses: DecisionProcessProvenance? = nil) throws(OutputError) {
         let manifest = JSONValue.object([
             ("tool", .string("bgbench")),
             ("version", .string(BGBenchVersion.current)),
@@ -58,6 +59,7 @@ public enum RunDirectory {
             ("runs", .number(Double(runs))),
             ("wall_seconds", .number((wallSeconds * 1000).rounded() / 1000)),
             ("hashes", hashes.json()),
+        ] + (decisionProcesses.map { [("decision_processes", $0.json())] } ?? []) + [
             ("spec", spec.source),
         ])
         try OutputFile.write(manifest.serialized(pretty: true) + "\n",

@@ -23,10 +23,10 @@ enum ExternalMessages {
         #"{"type":"end","now":\#(now.map { String($0.microseconds) } ?? "null"),"observations":[\#(observations)]}"#
     }
 
-    /// A decision point: what `decide(context:)` sees, plus the
-    /// observations since the previous message.
-    static func decide(_ c: PolicyContext, observations: String) -> String {
-        var s = #"{"type":"decide","now":\#(c.now.microseconds),"observations":[\#(observations)],"device":\#(device(c.device))"#
+    /// A decision point: what `decide(context:)` sees, plus why it is one
+    /// and the observations since the previous message.
+    static func decide(_ c: PolicyContext, reason: DecideReason, observations: String) -> String {
+        var s = #"{"type":"decide","now":\#(c.now.microseconds),"reason":"\#(reason.rawValue)","observations":[\#(observations)],"device":\#(device(c.device))"#
         s += #","pending":["#
         for (i, r) in c.pending.enumerated() {
             if i > 0 { s += "," }
