@@ -95,6 +95,11 @@ final class ExternalDecisionHost: PolicyResource, @unchecked Sendable {
             guard let v = object["protocol"] as? Int, v == ExternalMessages.version else {
                 throw ExternalReply.Invalid("speaks protocol version \(ExternalReply.show(object["protocol"])); this bgbench speaks \(ExternalMessages.version)")
             }
+            switch object["pending"] {
+            case nil, is NSNull: break
+            case let mode as String where mode == "delta" || mode == "full": process.pendingDelta = mode == "delta"
+            case let other: throw ExternalReply.Invalid(#"asked for "pending" \#(ExternalReply.show(other)) in its hello; this bgbench knows "full" and "delta""#)
+            }
         } catch DecisionProcess.Failure.stopped {
             discard(process)
             throw DecisionProcess.Failure.stopped

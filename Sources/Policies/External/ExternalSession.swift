@@ -25,6 +25,9 @@ final class ExternalSession: @unchecked Sendable {
     /// `seenAt` (the `reason` of the next `decide`, ``DecideReason``).
     private var seen = DecideReason.Seen()
     private var seenAt: SimTime?
+    /// The pending ids as the process holds them, for a process in delta
+    /// mode (nil: it gets the whole list every time).
+    private var sentPending: [RequestID]?
 
     init(host: ExternalDecisionHost, appCount: Int, now: SimTime) {
         self.host = host
@@ -34,6 +37,7 @@ final class ExternalSession: @unchecked Sendable {
         do {
             let p = try host.checkOut()
             process = p
+            sentPending = p.pendingDelta ? [] : nil
             // `start` has no reply: it rides in front of the first `decide`.
             try p.send(ExternalMessages.start(device: device, appCount: appCount, params: host.params),
                        deadline: host.deadline(), stop: { [host] in host.isStopped })
@@ -59,7 +63,7 @@ final class ExternalSession: @unchecked Sendable {
         guard !failed, let p = process else { return .none }
         lastTime = context.now
         let reason = DecideReason(first: first, seen: seenAt == context.now ? seen : .init())
-        let message = ExternalMessages.decide(context, reason: reason, observations: observations)
+        let message = ExternalMessages.decide(context, reason: reason, observations: observations, sent: &sentPending)
         observations = ""
         first = false
         seen = .init()
