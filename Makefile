@@ -41,9 +41,11 @@ check-docs:
 	python3 Tests/docs/check-links.py
 
 ## test-examples: build Examples/CustomPolicy from scratch (its own .build, BGBench
-##                included), run its tests and its spec, check the report (a few minutes)
+##                included), run its tests and its spec, check the report (a few minutes);
+##                then Examples/python/fixed_interval.py against the built-in, byte for byte
 test-examples: deps
 	SWIFT="$(SWIFT)" Examples/CustomPolicy/test.sh
+	SWIFT="$(SWIFT)" Examples/python/test.sh
 
 ## bench: performance benchmarks, each against a baseline measured in the same run
 ##        (pass options with ARGS, e.g. make bench ARGS="--csv --filter hold")

@@ -43,13 +43,20 @@ class Decision:
 
 
 class Context:
-    """A `decide` message: what a Swift policy's `PolicyContext` holds."""
+    """A `decide` message: what a Swift policy's `PolicyContext` holds.
 
-    def __init__(self, message):
+    `pending` is the list of pending requests (dicts with "eligible" and
+    "refusal"), whether bgbench sent it whole or as changes (delta mode)."""
+
+    def __init__(self, message, pending=None):
         self.message = message
         self.now = message["now"]
+        # What made this a decision point: "start", "sessionStart",
+        # "sessionEnd", "stateChanged", "taskFinished" or "wake" (absent
+        # from an older bgbench: read with a default).
+        self.reason = message.get("reason", "wake")
         self.device = message["device"]
-        self.pending = message["pending"]     # dicts; "eligible" and "refusal" from the OS rules
+        self.pending = message["pending"] if pending is None else pending  # dicts; "eligible" and "refusal" from the OS rules
         self.radio_up_until = message["radioUpUntil"]
         self.last_session_end = message["lastSessionEnd"]
         self.background_joules = message["backgroundJoules"]
@@ -84,16 +91,46 @@ class Policy:
 
 
 def _write(out, message):
-    out.write(json.dumps(message, separators=(",", ":")))
-    out.write("\n")
+    # One write of the whole line (two writes were two system calls).
+    out.write(json.dumps(message, separators=(",", ":")) + "\n")
     out.flush()
 
 
-def serve(policy_class, stdin=None, stdout=None):
-    """Answers bgbench until `bye` or the end of stdin."""
+class PendingList:
+    """The pending list of one device in delta mode: the previous list
+    without `pendingRemoved`, then `pendingAdded`; `eligible` and
+    `refusals` (absent: before_earliest_begin) set on every request."""
+
+    def __init__(self):
+        self.requests = []
+
+    def update(self, message):
+        removed = message["pendingRemoved"]
+        if removed:
+            gone = set(removed)
+            self.requests = [r for r in self.requests if r["id"] not in gone]
+        self.requests.extend(message["pendingAdded"])
+        eligible = set(message["eligible"])
+        refusals = message["refusals"]
+        for r in self.requests:
+            if r["id"] in eligible:
+                r["eligible"] = True
+                r["refusal"] = None
+            else:
+                r["eligible"] = False
+                r["refusal"] = refusals.get(str(r["id"]), "before_earliest_begin") if refusals else "before_earliest_begin"
+        return self.requests
+
+
+def serve(policy_class, stdin=None, stdout=None, pending_delta=True):
+    """Answers bgbench until `bye` or the end of stdin. With `pending_delta`
+    the client asks bgbench for the pending list as changes (less JSON to
+    parse per decision; Docs/ExternalPolicyProtocol.md, "Delta mode"); a
+    bgbench that does not know it sends it whole, which works the same."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     policy = None
+    pending = None
     for line in stdin:
         message = json.loads(line)
         kind = message["type"]
@@ -102,13 +139,18 @@ def serve(policy_class, stdin=None, stdout=None):
                 if message["protocol"] != PROTOCOL_VERSION:
                     _write(stdout, {"type": "error", "message": "this client speaks protocol %d" % PROTOCOL_VERSION})
                     return
-                _write(stdout, {"type": "hello", "protocol": PROTOCOL_VERSION})
+                hello = {"type": "hello", "protocol": PROTOCOL_VERSION}
+                if pending_delta:
+                    hello["pending"] = "delta"
+                _write(stdout, hello)
             elif kind == "start":
                 policy = policy_class(message)
+                pending = PendingList()
             elif kind == "decide":
                 for o in message["observations"]:
                     policy.observe(o)
-                decision = policy.decide(Context(message))
+                current = pending.update(message) if "pendingAdded" in message else None
+                decision = policy.decide(Context(message, current))
                 _write(stdout, decision.message())
             elif kind == "end":
                 for o in message["observations"]:

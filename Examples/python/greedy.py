@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """`greedy` over the external protocol: run every request as soon as the OS
 allows it, wake at the next earliest begin. Gives byte-identical runs.csv to
-BGBench's built-in `greedy` (ExternalPolicyTests)."""
+BGBench's built-in `greedy` (ExternalPolicyTests).
+
+`--whole-pending`: take the whole pending list in every `decide` instead of
+the changes (delta mode); the same decisions, more JSON per decision (the
+`make bench` row external-greedy-whole)."""
 
 import os
 import sys
@@ -16,4 +20,4 @@ class Greedy(Policy):
 
 
 if __name__ == "__main__":
-    serve(Greedy)
+    serve(Greedy, pending_delta="--whole-pending" not in sys.argv[1:])

@@ -222,8 +222,20 @@ final class ExternalPolicyTests: XCTestCase {
     func testWrongProtocolVersionFailsTheHandshake() throws {
         let script = #"echo $$ >> \#(dir.path("pids")); read line; echo '{"type":"hello","protocol":99}'; sleep 60"#
         let spec = try write(spec: #"{"name": "external", "params": {"command": \#(json(["/bin/sh", "-c", script]))}}"#, users: 1)
-        let m = try failure(spec)
-        XCTAssertTrue(m.contains("speaks protocol version 99; this bgbench speaks 1") && m.contains("\"hello\" message"), m)
+        // Refused before the run (validate and run start each decision
+        // process once), at the command's JSON path; nothing left behind.
+        XCTAssertThrowsError(try run(spec, out: "out")) { error in
+            guard let e = error as? SpecError else { return XCTFail("\(type(of: error)): \(error)") }
+            XCTAssertEqual(e.path, "$.policies[0].params.command")
+            XCTAssertTrue(e.message.contains("speaks protocol version 99; this bgbench speaks 1") && e.message.contains("\"hello\" message"), e.message)
+        }
+        XCTAssertThrowsError(try ExperimentCommands.validate(specPath: spec, threads: 1, registry: .standard)) { error in
+            XCTAssertEqual((error as? SpecError)?.path, "$.policies[0].params.command", "\(error)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("out")), "nothing is written")
+        let pids = try String(contentsOfFile: dir.path("pids"), encoding: .utf8).split(separator: "\n").compactMap { Int32($0) }
+        XCTAssertEqual(pids.count, 2, "one process per check")
+        for pid in pids { XCTAssertEqual(kill(pid, 0), -1, "process \(pid) is still running") }
     }
 
     func testUnstartableCommandIsAnError() throws {

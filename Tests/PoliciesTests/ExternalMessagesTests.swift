@@ -22,8 +22,10 @@ final class ExternalMessagesTests: XCTestCase {
                                     pending: [request], appCount: 3, lastSessionEnd: SimTime(microseconds: 500),
                                     backgroundJoules: 4.25)
         let observation = ExternalMessages.observation(.submitted(request), context)
-        let m = try parse(ExternalMessages.decide(context, observations: observation))
+        var full: [RequestID]? = nil
+        let m = try parse(ExternalMessages.decide(context, reason: .stateChanged, observations: observation, sent: &full))
         XCTAssertEqual(m["type"] as? String, "decide")
+        XCTAssertEqual(m["reason"] as? String, "stateChanged")
         XCTAssertEqual(m["now"] as? Int, 2_000_000)
         XCTAssertTrue(m["radioUpUntil"] is NSNull)
         XCTAssertEqual(m["lastSessionEnd"] as? Int, 500)
@@ -43,6 +45,58 @@ final class ExternalMessagesTests: XCTestCase {
         XCTAssertEqual(observations.first?["kind"] as? String, "submitted")
         XCTAssertEqual((observations.first?["request"] as? [String: Any])?["earliestBegin"] as? Int, 5_000_000)
         XCTAssertNil((observations.first?["request"] as? [String: Any])?["eligible"], "eligibility only in pending")
+    }
+
+    /// The reason is read from the observations at the decision point's
+    /// time, a session start first (it also turns the screen on and may
+    /// expire a processing task), and `start` for a device's first.
+    func testDecideReasonFollowsTheObservationsAtItsTime() {
+        func reason(first: Bool = false, _ observations: [PolicyObservation]) -> String {
+            var seen = DecideReason.Seen()
+            for o in observations { seen.insert(o) }
+            return DecideReason(first: first, seen: seen).rawValue
+        }
+        let report = TaskReport(request: request, start: .zero, end: .zero, outcome: .expired)
+        XCTAssertEqual(reason(first: true, [.launch(app: 1)]), "start")
+        XCTAssertEqual(reason([.stateChanged(.screenOn), .taskFinished(report), .launch(app: 1)]), "sessionStart")
+        XCTAssertEqual(reason([.stateChanged(.screenOff), .sessionEnded(app: 1), .submitted(request)]), "sessionEnd")
+        XCTAssertEqual(reason([.taskFinished(report), .stateChanged(.networkChanged)]), "stateChanged")
+        XCTAssertEqual(reason([.taskFinished(report), .submitted(request)]), "taskFinished")
+        XCTAssertEqual(reason([]), "wake")
+        XCTAssertEqual(reason([.refused(request.id, .screenOn)]), "wake")
+    }
+
+    /// Delta mode: applying each message's `pendingRemoved` and
+    /// `pendingAdded` to the previous list (as the reference client does)
+    /// gives the pending list in order, also when a request went back to the
+    /// end of the list (then the whole list is sent again); `eligible` and
+    /// `refusals` give every request's eligibility.
+    func testPendingDeltaRebuildsThePendingListInOrder() throws {
+        func r(_ id: UInt32, earliest: Int64 = 0, power: Bool = false) -> TaskRequest {
+            TaskRequest(id: RequestID(id), app: Int32(id % 3), identifier: 0, kind: .appRefresh,
+                        earliestBegin: SimTime(microseconds: earliest), requiresExternalPower: power, submittedAt: .zero)
+        }
+        var sent: [RequestID]? = []
+        var held: [Int] = []
+        let lists: [[TaskRequest]] = [[r(1), r(2, earliest: 9_000_000), r(3, power: true)], [r(2, earliest: 9_000_000), r(3, power: true), r(4)],
+                                      [r(3, power: true), r(2, earliest: 9_000_000)], [], [r(5)]]
+        for pending in lists {
+            let context = PolicyContext(now: SimTime(microseconds: 1_000_000), device: DeviceState(), pending: pending, appCount: 3)
+            let m = try parse(ExternalMessages.decide(context, reason: .wake, observations: "", sent: &sent))
+            XCTAssertNil(m["pending"], "no whole list in delta mode")
+            let removed = Set(try XCTUnwrap(m["pendingRemoved"] as? [Int]))
+            held.removeAll { removed.contains($0) }
+            held += try XCTUnwrap(m["pendingAdded"] as? [[String: Any]]).map { $0["id"] as! Int }
+            XCTAssertEqual(held, pending.map { Int($0.id.rawValue) })
+            let eligible = try XCTUnwrap(m["eligible"] as? [Int])
+            let refusals = try XCTUnwrap(m["refusals"] as? [String: String])
+            for q in pending {
+                let why = context.refusal(for: q)
+                XCTAssertEqual(eligible.contains(Int(q.id.rawValue)), why == nil)
+                if let why, why != .beforeEarliestBegin { XCTAssertEqual(refusals[String(q.id.rawValue)], why.name) }
+                else { XCTAssertNil(refusals[String(q.id.rawValue)]) }
+            }
+        }
     }
 
     func testStartEscapesStringsAndSortsParams() throws {

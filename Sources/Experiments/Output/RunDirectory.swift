@@ -46,7 +46,8 @@ public enum RunDirectory {
     public static func writeManifest(spec: ExperimentSpec, specPath: String, producedBy provenance: RunProvenance,
                                      threads: Int, shards: [Shard],
                                      cost: RunCost, runs: Int, hashes: ContentHashes,
-                                     to directory: String) throws(OutputError) {
+                                     to directory: String,
+                                     decisionProcesses: DecisionProcessProvenance? = nil) throws(OutputError) {
         var fields: [(key: String, value: JSONValue)] = [
             ("tool", .string("bgbench")),
             ("version", .string(BGBenchVersion.current)),
@@ -61,7 +62,9 @@ public enum RunDirectory {
             ("runs", .number(Double(runs))),
         ]
         fields += cost.jsonFields
-        fields += [("hashes", hashes.json()), ("spec", spec.source)]
+        fields.append(("hashes", hashes.json()))
+        if let decisionProcesses { fields.append(("decision_processes", decisionProcesses.json())) }
+        fields.append(("spec", spec.source))
         let manifest = JSONValue.object(fields)
         try OutputFile.write(manifest.serialized(pretty: true) + "\n",
                              to: (directory as NSString).appendingPathComponent("manifest.json"))

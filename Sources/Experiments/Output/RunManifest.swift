@@ -118,6 +118,8 @@ struct ShardMarker: Equatable {
     var provenance: RunProvenance?
     /// Spec, data and this shard's runs.csv (filled in when it is written).
     var hashes: ContentHashes
+    /// What its `external` configurations ran (nil: none, or an older marker).
+    var decisionProcesses: DecisionProcessProvenance? = nil
 
     func json() -> JSONValue {
         .object([
@@ -135,7 +137,8 @@ struct ShardMarker: Equatable {
             ("end_item", .number(Double(items.upperBound))),
             ("total_items", .number(Double(totalItems))),
             ("spec_path", .string(specPath)),
-        ] + (provenance?.jsonFields ?? []) + [
+        ] + (provenance?.jsonFields ?? [])
+          + (decisionProcesses.map { [("decision_processes", $0.json())] } ?? []) + [
             ("spec", spec),
         ])
     }
@@ -148,7 +151,7 @@ struct ShardMarker: Equatable {
             let node = JSONNode(try JSONParser.parse(text))
             let f = try node.object(knownKeys: ["version", "spec_name", "spec_hash", "data_hash", "runs_sha256", "seed", "events", "shard_index",
                                                 "shard_count", "first_item", "end_item", "total_items", "spec_path", "spec",
-                                                "executable", "registry", "apps"])
+                                                "executable", "registry", "apps", "decision_processes"])
             func need(_ k: String) throws(SpecError) -> JSONNode {
                 guard let v = f[k] else { throw node.error("missing \"\(k)\"") }
                 return v
@@ -164,7 +167,8 @@ struct ShardMarker: Equatable {
                                totalItems: try need("total_items").int(in: 0...Int.max), spec: try need("spec").value,
                                specPath: try need("spec_path").string(), provenance: RunProvenance(json: node.value),
                                hashes: ContentHashes(spec: identity.specHash, data: identity.dataHash,
-                                                     runs: try need("runs_sha256").string()))
+                                                     runs: try need("runs_sha256").string()),
+                               decisionProcesses: try DecisionProcessProvenance.read(f["decision_processes"]))
         } catch let e as JSONSyntaxError {
             throw InputFileError(file: path, line: e.line, message: e.message)
         } catch let e as SpecError {

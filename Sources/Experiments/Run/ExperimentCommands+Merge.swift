@@ -40,6 +40,9 @@ extension ExperimentCommands {
             if let a = m.provenance, let b = first.provenance, a.registryFingerprint != b.registryFingerprint {
                 throw MergeError(message: "inconsistent shards: \(dir) was run by \(a.executable) with policy registry \(a.registryFingerprint), \(markers[0].dir) by \(b.executable) with \(b.registryFingerprint); run all shards with the same executable")
             }
+            if let why = DecisionProcessProvenance.mismatch(m.decisionProcesses, dir, first.decisionProcesses, markers[0].dir) {
+                throw MergeError(message: "inconsistent shards: different decision processes: \(why); run all shards with the same scripts and interpreter")
+            }
             if m.shard.count != first.shard.count {
                 throw MergeError(message: "inconsistent shards: \(dir) is shard \(m.shard) but \(markers[0].dir) is shard \(first.shard); all shards must be split the same way")
             }
@@ -96,7 +99,7 @@ extension ExperimentCommands {
                                            cost: .none, runs: merged.rowCount,
                                            hashes: ContentHashes(spec: first.identity.specHash, data: first.identity.dataHash,
                                                                  runs: runsHash ?? ""),
-                                           to: stage.path)
+                                           to: stage.path, decisionProcesses: first.decisionProcesses)
             try stage.commit()
         } catch {
             stage.abort()

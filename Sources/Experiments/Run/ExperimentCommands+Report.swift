@@ -38,6 +38,15 @@ extension ExperimentCommands {
             throw e
         }
         spec.file = specPath
+        // The decision processes the manifest records must be the spec's
+        // `external` commands: a manifest spliced from another run is refused.
+        let recorded: DecisionProcessProvenance?
+        do { recorded = try DecisionProcessProvenance.read(manifest["decision_processes"].map { JSONNode($0, path: "$.decision_processes") }) } catch {
+            throw InputFileError(file: manifestPath, line: nil, message: "\(error.path): \(error.message)")
+        }
+        if let why = DecisionProcessProvenance.disagreement(recorded, with: spec) {
+            throw MergeError(message: "\(manifestPath): \(why); the manifest does not belong to this result: run again rather than report from it")
+        }
         let runsPath = (directory as NSString).appendingPathComponent("runs.csv")
         guard try ContentHashes.file(runsPath) == runsHash else {
             throw MergeError(message: "\(runsPath): its SHA-256 is not the one manifest.json recorded; runs.csv was edited, truncated or replaced after the run; run again rather than report from it")

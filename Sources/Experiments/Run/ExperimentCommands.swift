@@ -47,6 +47,7 @@ public enum ExperimentCommands {
             e.file = spec.file
             throw e
         }
+        try DecisionProcessProvenance.checkHandshakes(spec)
         return runner
     }
 
@@ -69,6 +70,9 @@ public enum ExperimentCommands {
         // directory, but never a directory holding it (`--force` would delete it).
         var inputs: [String] = [o.specPath]
         if case let .traces(dir) = spec.world { inputs.append(dir) }
+        // What the decision processes are, hashed before the run (a script
+        // edited during the run is not noticed).
+        let decisionProcesses = try DecisionProcessProvenance.of(spec)
         let stage = try StagedDirectory(target: out, force: o.force, inputs: inputs)
         do {
             let start = Date(), usageBefore = ProcessUsage.now()
@@ -90,7 +94,8 @@ public enum ExperimentCommands {
                 let marker = ShardMarker(identity: identity, shard: shard, items: shard.items(of: runner.itemCount),
                                          totalItems: runner.itemCount, spec: spec.source, specPath: o.specPath,
                                          provenance: provenance,
-                                         hashes: ContentHashes(spec: identity.specHash, data: identity.dataHash, runs: ""))
+                                         hashes: ContentHashes(spec: identity.specHash, data: identity.dataHash, runs: ""),
+                                         decisionProcesses: decisionProcesses)
                 try RunDirectory.writeShard(results: output.results, wakes: output.wakesByHour, marker: marker, to: stage.path)
             } else {
                 let runsHash = try RunDirectory.writeFull(results: output.results, wakes: output.wakesByHour,
@@ -101,7 +106,7 @@ public enum ExperimentCommands {
                                                cost: cost, runs: output.results.rowCount,
                                                hashes: ContentHashes(spec: identity.specHash, data: identity.dataHash,
                                                                      runs: runsHash ?? ""),
-                                               to: stage.path)
+                                               to: stage.path, decisionProcesses: decisionProcesses)
             }
             try stage.commit()
             return .completed(directory: out, runs: output.results.rowCount, cost: cost)

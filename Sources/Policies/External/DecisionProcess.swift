@@ -18,6 +18,11 @@ import SimCore
 ///
 /// Every read and write waits at most until a deadline and in slices of
 /// 100 ms, polling `stop`: the policy never blocks forever on a process.
+/// The slices are the socket's own receive and send timeouts
+/// (`SO_RCVTIMEO`, `SO_SNDTIMEO`): a blocking `recv` that returns the
+/// reply, instead of a non-blocking one that finds nothing yet, a `poll`
+/// and a second `recv` — one system call per read instead of three, at
+/// every decision (Docs/ExternalPolicyProtocol.md, "Speed").
 /// Used by one device (one worker thread) at a time.
 final class DecisionProcess: @unchecked Sendable {
     let pid: pid_t
@@ -26,6 +31,9 @@ final class DecisionProcess: @unchecked Sendable {
     /// Where `recv` writes (kept, not allocated per read).
     private var chunk = [UInt8](repeating: 0, count: 65536)
     private var reaped = false
+    /// The process asked in its `hello` for the pending list as changes
+    /// (`"pending":"delta"`, Docs/ExternalPolicyProtocol.md, "Delta mode").
+    var pendingDelta = false
 
     /// A reply longer than this without a newline is an error, not a
     /// reason to fill memory.
@@ -78,7 +86,9 @@ final class DecisionProcess: @unchecked Sendable {
         pid = child
         LiveDecisionProcesses.started(child)
         socket = fds[0]
-        _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
+        var slice = timeval(tv_sec: 0, tv_usec: Int(Self.sliceMilliseconds) * 1000)
+        _ = setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &slice, socklen_t(MemoryLayout<timeval>.size))
+        _ = setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &slice, socklen_t(MemoryLayout<timeval>.size))
     }
 
     deinit { terminate() }
@@ -94,7 +104,7 @@ final class DecisionProcess: @unchecked Sendable {
             }
             if n > 0 { offset += n; continue }
             if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
-                try wait(for: Int16(POLLOUT), deadline: deadline, stop: stop)
+                try check(deadline: deadline, stop: stop)
                 continue
             }
             throw .exited(exitStatus())
@@ -117,24 +127,22 @@ final class DecisionProcess: @unchecked Sendable {
             }
             if n == 0 { throw .exited(exitStatus()) }
             if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
-                try wait(for: Int16(POLLIN), deadline: deadline, stop: stop)
+                try check(deadline: deadline, stop: stop)
                 continue
             }
             throw .exited(exitStatus())
         }
     }
 
-    private func wait(for events: Int16, deadline: ContinuousClock.Instant, stop: () -> Bool) throws(Failure) {
-        while true {
-            if stop() { throw .stopped }
-            let left = ContinuousClock.now.duration(to: deadline)
-            if left <= .zero { throw .timedOut }
-            let ms = min(100, Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000) + 1)
-            var p = pollfd(fd: socket, events: events, revents: 0)
-            let r = poll(&p, 1, ms)
-            if r > 0 { return }
-            if r < 0 && errno != EINTR { throw .system("poll failed: \(String(cString: strerror(errno)))") }
-        }
+    /// The longest a `recv` or `send` blocks before `stop` and the
+    /// deadline are checked again.
+    static let sliceMilliseconds = 100
+
+    /// After a slice with nothing read or written: the run stopped, or the
+    /// deadline passed (checked to within a slice).
+    private func check(deadline: ContinuousClock.Instant, stop: () -> Bool) throws(Failure) {
+        if stop() { throw .stopped }
+        if ContinuousClock.now >= deadline { throw .timedOut }
     }
 
     /// "exited with status 3", "killed by signal 9" or "closed its output":

@@ -26,7 +26,14 @@ final class ExternalDecisionHost: PolicyResource, @unchecked Sendable {
     private let idle = Mutex<[DecisionProcess]>([])
     private let live = Mutex<[ObjectIdentifier: DecisionProcess]>([:])
     private let firstFailure = Mutex<ExternalPolicyError?>(nil)
-    private let stopCheck = Mutex<(@Sendable () -> Bool)?>(nil)
+    /// The run's stop condition, set once by `watch` and read at every
+    /// wait. Boxed in a class, not kept in the mutex as a closure: a
+    /// function value read through `Mutex.withLock`'s generic `inout`
+    /// argument is written back wrapped in two reabstraction thunks, so
+    /// each read made the stored closure one call deeper; after ~300,000
+    /// decisions calling it, and finally releasing it, overflowed the
+    /// stack (`ExternalPolicyTests.testStopCheckDoesNotDeepenPerDecision`).
+    private let stopCheck = Mutex<StopCondition?>(nil)
     /// Decision messages answered (the benchmark's decision points).
     let decisions = Atomic<Int>(0)
 
@@ -38,7 +45,10 @@ final class ExternalDecisionHost: PolicyResource, @unchecked Sendable {
 
     // MARK: PolicyResource
 
-    func watch(stop: @escaping @Sendable () -> Bool) { stopCheck.withLock { $0 = stop } }
+    func watch(stop: @escaping @Sendable () -> Bool) {
+        let condition = StopCondition(stop)
+        stopCheck.withLock { $0 = condition }
+    }
 
     var failure: (any Error)? { firstFailure.withLock { $0 } }
 
@@ -55,7 +65,7 @@ final class ExternalDecisionHost: PolicyResource, @unchecked Sendable {
 
     var hasFailed: Bool { firstFailure.withLock { $0 != nil } }
 
-    var isStopped: Bool { stopCheck.withLock { $0 }?() ?? false }
+    var isStopped: Bool { stopCheck.withLock { $0 }?.isMet() ?? false }
 
     /// Keeps the first failure; later ones are consequences.
     func fail(_ error: ExternalPolicyError) {
@@ -84,6 +94,11 @@ final class ExternalDecisionHost: PolicyResource, @unchecked Sendable {
             }
             guard let v = object["protocol"] as? Int, v == ExternalMessages.version else {
                 throw ExternalReply.Invalid("speaks protocol version \(ExternalReply.show(object["protocol"])); this bgbench speaks \(ExternalMessages.version)")
+            }
+            switch object["pending"] {
+            case nil, is NSNull: break
+            case let mode as String where mode == "delta" || mode == "full": process.pendingDelta = mode == "delta"
+            case let other: throw ExternalReply.Invalid(#"asked for "pending" \#(ExternalReply.show(other)) in its hello; this bgbench knows "full" and "delta""#)
             }
         } catch DecisionProcess.Failure.stopped {
             discard(process)
@@ -120,6 +135,12 @@ final class ExternalDecisionHost: PolicyResource, @unchecked Sendable {
         }
         return ExternalPolicyError(command: command, message: message, device: device, time: time, problem: what)
     }
+}
+
+/// A stop closure behind a class reference (see `stopCheck`).
+final class StopCondition: Sendable {
+    let isMet: @Sendable () -> Bool
+    init(_ isMet: @escaping @Sendable () -> Bool) { self.isMet = isMet }
 }
 
 /// Reading a process's reply line.

@@ -23,17 +23,66 @@ enum ExternalMessages {
         #"{"type":"end","now":\#(now.map { String($0.microseconds) } ?? "null"),"observations":[\#(observations)]}"#
     }
 
-    /// A decision point: what `decide(context:)` sees, plus the
-    /// observations since the previous message.
-    static func decide(_ c: PolicyContext, observations: String) -> String {
-        var s = #"{"type":"decide","now":\#(c.now.microseconds),"observations":[\#(observations)],"device":\#(device(c.device))"#
-        s += #","pending":["#
-        for (i, r) in c.pending.enumerated() {
-            if i > 0 { s += "," }
-            s += request(r, refusal: c.refusal(for: r))
+    /// A decision point: what `decide(context:)` sees, plus why it is one
+    /// and the observations since the previous message.
+    ///
+    /// `sent`: nil for a process that takes the whole pending list in every
+    /// `decide`; for one that asked for `"pending":"delta"` in its `hello`,
+    /// the ids of the pending list as the process holds it (from the
+    /// previous `decide` of this device; empty at its first), updated here.
+    static func decide(_ c: PolicyContext, reason: DecideReason, observations: String,
+                       sent: inout [RequestID]?) -> String {
+        var s = #"{"type":"decide","now":\#(c.now.microseconds),"reason":"\#(reason.rawValue)","observations":[\#(observations)],"device":\#(device(c.device))"#
+        if sent != nil {
+            s += pendingDelta(c, sent: &sent!)
+        } else {
+            s += #","pending":["#
+            for (i, r) in c.pending.enumerated() {
+                if i > 0 { s += "," }
+                s += request(r, refusal: c.refusal(for: r))
+            }
+            s += "]"
         }
-        s += #"],"radioUpUntil":\#(time(c.radioUpUntil)),"lastSessionEnd":\#(time(c.lastSessionEnd))"#
+        s += #","radioUpUntil":\#(time(c.radioUpUntil)),"lastSessionEnd":\#(time(c.lastSessionEnd))"#
         s += #","backgroundJoules":\#(number(c.backgroundJoules)),"refreshBudget":\#(c.refreshBudget.microseconds)}"#
+        return s
+    }
+
+    /// The pending list as a change to `sent` (Docs/ExternalPolicyProtocol.md,
+    /// "Delta mode"): the ids that left it, the requests appended to it, the
+    /// eligible ids and the refusals other than `before_earliest_begin`
+    /// (which the process reads from `earliestBegin`). When the requests
+    /// still pending are not, in order, the start of the list now (a
+    /// request put back to pending goes to its end), the whole list is
+    /// sent again: every id removed, every request added.
+    static func pendingDelta(_ c: PolicyContext, sent: inout [RequestID]) -> String {
+        let pending = c.pending
+        var kept = 0
+        var removed: [RequestID] = []
+        for id in sent {
+            if kept < pending.count && pending[kept].id == id { kept += 1; continue }
+            removed.append(id)
+        }
+        // Out of order (an id of `sent` still pending but not in its place): all again.
+        if removed.contains(where: { id in pending.contains { $0.id == id } }) {
+            removed = sent
+            kept = 0
+        }
+        var s = #","pendingRemoved":["# + removed.map { String($0.rawValue) }.joined(separator: ",") + #"],"pendingAdded":["#
+        for i in kept..<pending.count {
+            if i > kept { s += "," }
+            s += request(pending[i], refusal: nil)
+        }
+        var eligible: [String] = [], refusals: [String] = []
+        for r in pending {
+            if let why = c.refusal(for: r) {
+                if why != .beforeEarliestBegin { refusals.append(#""\#(r.id.rawValue)":"\#(why.name)""#) }
+            } else {
+                eligible.append(String(r.id.rawValue))
+            }
+        }
+        s += #"],"eligible":["# + eligible.joined(separator: ",") + #"],"refusals":{"# + refusals.joined(separator: ",") + "}"
+        sent = pending.map(\.id)
         return s
     }
 

@@ -19,6 +19,15 @@ final class ExternalSession: @unchecked Sendable {
     private var observations = ""
     private var lastTime: SimTime?
     private var failed = false
+    /// No `decide` sent yet (the next one is the `start` decision point).
+    private var first = true
+    /// The kinds of the observations since the last message that arrived at
+    /// `seenAt` (the `reason` of the next `decide`, ``DecideReason``).
+    private var seen = DecideReason.Seen()
+    private var seenAt: SimTime?
+    /// The pending ids as the process holds them, for a process in delta
+    /// mode (nil: it gets the whole list every time).
+    private var sentPending: [RequestID]?
 
     init(host: ExternalDecisionHost, appCount: Int, now: SimTime) {
         self.host = host
@@ -28,6 +37,7 @@ final class ExternalSession: @unchecked Sendable {
         do {
             let p = try host.checkOut()
             process = p
+            sentPending = p.pendingDelta ? [] : nil
             // `start` has no reply: it rides in front of the first `decide`.
             try p.send(ExternalMessages.start(device: device, appCount: appCount, params: host.params),
                        deadline: host.deadline(), stop: { [host] in host.isStopped })
@@ -45,13 +55,18 @@ final class ExternalSession: @unchecked Sendable {
         if !observations.isEmpty { observations += "," }
         observations += ExternalMessages.observation(o, context)
         lastTime = context.now
+        if seenAt != context.now { seenAt = context.now; seen = .init() }
+        seen.insert(o)
     }
 
     func decide(context: PolicyContext) -> PolicyDecision {
         guard !failed, let p = process else { return .none }
         lastTime = context.now
-        let message = ExternalMessages.decide(context, observations: observations)
+        let reason = DecideReason(first: first, seen: seenAt == context.now ? seen : .init())
+        let message = ExternalMessages.decide(context, reason: reason, observations: observations, sent: &sentPending)
         observations = ""
+        first = false
+        seen = .init()
         do {
             let stop = { [host] in host.isStopped }
             try p.send(message, deadline: host.deadline(), stop: stop)

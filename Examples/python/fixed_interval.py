@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""`fixed-interval` over the external protocol, written from
+Docs/ExternalPolicyProtocol.md ("The built-in policies' schedules") alone.
+Gives byte-identical runs.csv, summary.csv and events.csv to BGBench's
+built-in `fixed-interval` with the same `interval` and `flex`
+(`make test-examples`, Examples/python/test.sh).
+
+Not for use as the base of a wrapper (coalescing asks its base ahead and
+discards the answer): it keeps the wake it last answered, to answer a
+session start as the built-in, which is not asked there.
+
+Parameters (the spec's other parameters of `external`, durations as in
+specs: "30m", "1h", ...): `interval` (default "1h"), `flex` (default "5m").
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bgbench_policy import Decision, Policy, serve  # noqa: E402
+
+UNITS = {"us": 1, "ms": 1_000, "s": 1_000_000, "m": 60_000_000, "h": 3_600_000_000, "d": 86_400_000_000}
+
+
+def microseconds(duration):
+    """A spec duration ("250ms", "1.5h") in whole microseconds."""
+    for suffix in sorted(UNITS, key=len, reverse=True):
+        if duration.endswith(suffix):
+            number = duration[: -len(suffix)]
+            whole, _, fraction = number.partition(".")
+            value = int(whole) * UNITS[suffix]
+            if fraction:
+                value += int(fraction) * UNITS[suffix] // 10 ** len(fraction)
+            return value
+    raise ValueError("not a duration: %r" % duration)
+
+
+class FixedInterval(Policy):
+    def __init__(self, start):
+        super().__init__(start)
+        self.interval = microseconds(self.params.get("interval", "1h"))
+        self.flex = microseconds(self.params.get("flex", "5m"))
+        self.last_run = {}      # app -> start of its last refresh or fetch run (any outcome)
+        self.last_wake = None   # the wake of the last decision answered
+
+    def observe(self, o):
+        if o["kind"] == "taskFinished":
+            request = o["report"]["request"]
+            if request["kind"] != "processing":
+                self.last_run[request["app"]] = o["report"]["start"]
+
+    def decide(self, ctx):
+        now = ctx.now
+        # The built-in is not asked at a session start: answer as if not
+        # asked (keep the last wake), unless that wake is now, when the
+        # built-in decides right after the session start.
+        if ctx.reason == "sessionStart" and self.last_wake != now:
+            return Decision(wake_at=self.last_wake)
+        run, wake = [], None
+        for r in ctx.pending:
+            if r["kind"] == "processing":
+                run_from, wake_for = None, None
+            else:
+                app = r["app"]
+                due = self.last_run[app] + self.interval if app in self.last_run else 0
+                run_from, wake_for = due - self.flex, max(due, r["earliestBegin"])
+            if r["eligible"] and (run_from is None or now >= run_from):
+                run.append(r["id"])
+            elif wake_for is not None and wake_for > now and (wake is None or wake_for < wake):
+                wake = wake_for
+        self.last_wake = wake
+        return Decision(run=run, wake_at=wake)
+
+
+if __name__ == "__main__":
+    serve(FixedInterval)
