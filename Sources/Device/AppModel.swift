@@ -285,10 +285,11 @@ public struct AppModel: Sendable, Hashable, Codable {
         try c.encode(forceQuitProbability, forKey: .forceQuitProbability)
         try c.encode(neverCompletesProbability, forKey: .neverCompletesProbability)
         try c.encode(cancelsRequestsProbability, forKey: .cancelsRequestsProbability)
-        if silentPush != .none { try c.encode(silentPush, forKey: .silentPush) }
+        // Every key (see `DeviceConfiguration.encode(to:)`).
+        try c.encode(silentPush, forKey: .silentPush)
         try c.encodeIfPresent(beginBackgroundTask, forKey: .beginBackgroundTask)
         try c.encodeIfPresent(backgroundTransfer, forKey: .backgroundTransfer)
         try c.encodeIfPresent(continuedProcessing, forKey: .continuedProcessing)
-        if handlerStyle != .completionHandler { try c.encode(handlerStyle, forKey: .handlerStyle) }
+        try c.encode(handlerStyle, forKey: .handlerStyle)
     }
 }

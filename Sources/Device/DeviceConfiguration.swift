@@ -98,9 +98,10 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
         rules.secondLowPowerOfferPercent = try c.value(.secondLowPowerOfferPercent,
                                                        default: d.rules.secondLowPowerOfferPercent)
         rules.lowPowerModeOffPercent = try c.value(.lowPowerModeOffPercent, default: d.rules.lowPowerModeOffPercent)
-        rules.maxPendingRefreshPerApp = try c.value(.maxPendingRefreshPerApp, default: d.rules.maxPendingRefreshPerApp)
-        rules.maxPendingProcessingPerApp = try c.value(.maxPendingProcessingPerApp,
-                                                       default: d.rules.maxPendingProcessingPerApp)
+        rules.maxPendingRefreshPerApp = try c.int(.maxPendingRefreshPerApp, default: d.rules.maxPendingRefreshPerApp,
+                                                  in: OSRules.maxPendingRange)
+        rules.maxPendingProcessingPerApp = try c.int(.maxPendingProcessingPerApp,
+                                                     default: d.rules.maxPendingProcessingPerApp, in: OSRules.maxPendingRange)
         if let (parameter, problem) = rules.validationError {
             let key = CodingKeys(stringValue: parameter) ?? .lowBatteryPercent
             throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "\(parameter) \(problem)")
@@ -134,18 +135,15 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
         try c.encode(rules.lowPowerModeOffPercent, forKey: .lowPowerModeOffPercent)
         try c.encode(rules.maxPendingRefreshPerApp, forKey: .maxPendingRefreshPerApp)
         try c.encode(rules.maxPendingProcessingPerApp, forKey: .maxPendingProcessingPerApp)
-        if silentPush != SilentPushRules() { try c.encode(silentPush, forKey: .silentPush) }
-        if beginBackgroundTask != BackgroundTaskRules() { try c.encode(beginBackgroundTask, forKey: .beginBackgroundTask) }
-        if backgroundURLSession != BackgroundTransferRules() {
-            try c.encode(backgroundURLSession, forKey: .backgroundURLSession)
-        }
-        if cancellationGrace != DeviceConfiguration().cancellationGrace {
-            try c.encodeDuration(cancellationGrace, forKey: .cancellationGrace)
-        }
-        if continuedProcessing != ContinuedProcessingRules() {
-            try c.encode(continuedProcessing, forKey: .continuedProcessing)
-        }
-        if backendOutages != BackendOutageModel() { try c.encode(backendOutages, forKey: .backendOutages) }
-        if deadZones != DeadZoneModel() { try c.encode(deadZones, forKey: .deadZones) }
+        // Every key, defaults included: the spec reader takes a key missing
+        // from this encoding for one the type does not know, so leaving out
+        // a default refused `"deadZones": {"perDay": 0}` (the documented off).
+        try c.encode(silentPush, forKey: .silentPush)
+        try c.encode(beginBackgroundTask, forKey: .beginBackgroundTask)
+        try c.encode(backgroundURLSession, forKey: .backgroundURLSession)
+        try c.encodeDuration(cancellationGrace, forKey: .cancellationGrace)
+        try c.encode(continuedProcessing, forKey: .continuedProcessing)
+        try c.encode(backendOutages, forKey: .backendOutages)
+        try c.encode(deadZones, forKey: .deadZones)
     }
 }

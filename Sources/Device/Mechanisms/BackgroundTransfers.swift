@@ -48,7 +48,7 @@ public struct BackgroundTransferModel: Sendable, Hashable, Codable {
         bytesUp = try c.value(.bytesUp, default: d.bytesUp)
         discretionary = try c.value(.discretionary, default: d.discretionary)
         fetchesContent = try c.value(.fetchesContent, default: d.fetchesContent)
-        followUps = try c.value(.followUps, default: d.followUps)
+        followUps = try c.int(.followUps, default: d.followUps, in: 0...100)
     }
 }
 

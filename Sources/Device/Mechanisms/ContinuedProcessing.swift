@@ -89,8 +89,8 @@ public struct ContinuedProcessingRules: Sendable, Hashable, Codable {
             .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let d = ContinuedProcessingRules()
-        maxRunning = try c.value(.maxRunning, default: d.maxRunning)
-        maxRunningUnderPressure = try c.value(.maxRunningUnderPressure, default: d.maxRunningUnderPressure)
+        maxRunning = try c.int(.maxRunning, default: d.maxRunning, in: 1...16)
+        maxRunningUnderPressure = try c.int(.maxRunningUnderPressure, default: d.maxRunningUnderPressure, in: 0...16)
         pressureBatteryPercent = try c.decodeIfPresent(Double.self, forKey: .pressureBatteryPercent) ?? d.pressureBatteryPercent
     }
 

@@ -33,9 +33,10 @@ public struct ExperimentSpec: Sendable {
     public var file: String?
     /// The policies its configurations were checked against, and are built from.
     public var registry: PolicyRegistry
-    /// The app names written under `device.apps` (checked against the
-    /// world's apps once they are known: ``SpecChecks``).
-    public var appsNamedInDevice: [String] = []
+    /// The app names written under `device.apps` and under each variant's
+    /// `device.apps`, each with the JSON path it is written at (checked
+    /// against the world's apps once they are known: ``SpecChecks``).
+    public var appsNamedInDevice: [(name: String, path: String)] = []
     /// The `devices` axis (empty without one): every policy configuration
     /// runs once per variant (``DeviceVariant``).
     public var deviceVariants: [DeviceVariant] = []
@@ -129,8 +130,10 @@ public struct ExperimentSpec: Sendable {
             try CodableFromJSON.decode(DeviceConfiguration.self, from: d)
         } ?? DeviceConfiguration()
         try DeviceRanges.check(device, at: "$.device")
-        var namedApps: [String] = []
-        if let d = f["device"], case let .object(pairs)? = d["apps"]?.value { namedApps = pairs.map(\.key) }
+        var namedApps: [(name: String, path: String)] = []
+        if let d = f["device"], case let .object(pairs)? = d["apps"]?.value {
+            namedApps = pairs.map { ($0.key, "$.device.apps.\($0.key)") }
+        }
 
         let policiesNode = try required("policies")
         var configurations: [ExperimentConfiguration] = []

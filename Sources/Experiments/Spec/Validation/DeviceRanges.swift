@@ -25,12 +25,13 @@ public enum DeviceRanges {
         }
     }
 
-    /// `named` are the keys the spec wrote under `device.apps` (the defaults
-    /// of `AppDefaults.apps` may name apps a world lacks, and that is fine).
-    public static func checkAppNames(_ named: [String], worldApps: [String], at path: String) throws(SpecError) {
+    /// `named` are the keys the spec wrote under `device.apps` or a
+    /// variant's `device.apps`, with their JSON paths (the defaults of
+    /// `AppDefaults.apps` may name apps a world lacks, and that is fine).
+    public static func checkAppNames(_ named: [(name: String, path: String)], worldApps: [String]) throws(SpecError) {
         let known = Set(worldApps)
-        for name in named where !known.contains(name) {
-            throw SpecError(path: "\(path).\(name)",
+        for (name, path) in named where !known.contains(name) {
+            throw SpecError(path: path,
                             message: "no app \"\(name)\" in this world; its apps are: \(worldApps.joined(separator: ", "))")
         }
     }
