@@ -56,8 +56,18 @@ final class DocumentationTests: XCTestCase {
         check(MechanismRanges.continuedProcessing, prefix: "continuedProcessing.")
         check(MechanismRanges.continuedJob, prefix: "continuedProcessing.")
         check(MechanismRanges.swiftUI)
-        check(OutageRanges.backendOutages, prefix: "backendOutages.")
-        check(DeadZoneRanges.deadZones, prefix: "deadZones.")
+        /// A declared type's every numeric parameter, with its range and default.
+        func check(declared: [ParameterInfo], prefix: String) {
+            for leaf in declared.flatMap(\.numericLeaves) {
+                let key = "`\(prefix)\(leaf.path)`", range = leaf.info.range!.description
+                // A required parameter has no default; an optional one without a value says what stands in.
+                let value = leaf.info.isRequired ? "required" : leaf.info.defaultNumber.map(ValueRange.show) ?? ""
+                XCTAssertTrue(rows.contains { $0.contains(key) && $0.contains(range) && $0.contains("| \(value)") },
+                              "Docs/ExperimentSpec.md has no row for \(key) with default \(value) and range \(range)")
+            }
+        }
+        check(declared: BackendOutageModel.declarations, prefix: "backendOutages.")
+        check(declared: DeadZoneModel.declarations, prefix: "deadZones.")
         check(GeneratorRanges.apps, prefix: "apps[].")
         check(GeneratorRanges.usage, prefix: "usage.")
         check(GeneratorRanges.power, prefix: "power.")

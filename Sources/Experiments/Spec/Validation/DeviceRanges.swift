@@ -1,3 +1,4 @@
+import Traces
 import Device
 
 /// Ranges of `device` (the simulated phone and OS), and the rule that every
@@ -17,8 +18,8 @@ public enum DeviceRanges {
         try device.checkAll(d, under: path)
         try EnergyRanges.check(d.energy, at: path + ".energy")
         try MechanismRanges.check(device: d, at: path)
-        try OutageRanges.check(device: d, at: path)
-        try DeadZoneRanges.check(device: d, at: path)
+        try d.backendOutages.checkDeclaredRanges(at: path + ".backendOutages")
+        try d.deadZones.checkDeclaredRanges(at: path + ".deadZones")
         try AppModelRanges.check(d.defaultApp, at: path + ".defaultApp")
         for name in d.apps.keys.sorted() {
             try AppModelRanges.check(d.apps[name]!, at: "\(path).apps.\(name)")

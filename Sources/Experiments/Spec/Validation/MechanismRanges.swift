@@ -1,3 +1,4 @@
+import Traces
 import Device
 
 /// Ranges of issue 18's mechanisms: the OS side under `device.silentPush`

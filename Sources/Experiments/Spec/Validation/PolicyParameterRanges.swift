@@ -1,3 +1,4 @@
+import Traces
 import SimCore
 
 /// Ranges of the duration parameters of the standard policies, which the
