@@ -1,31 +1,34 @@
 import SimCore
+import Traces
 
 /// What one background task of an app does when it runs.
-public struct WorkModel: Sendable, Hashable, Codable {
+public struct WorkModel: DeclaredParameters, Hashable {
     /// CPU time after the data arrives, seconds.
-    public var cpuSeconds: Double
+    public var cpuSeconds: Double = 0.5
     /// Bytes sent.
-    public var bytesUp: Double
+    public var bytesUp: Double = 2_000
     /// Bytes received.
-    public var bytesDown: Double
+    public var bytesDown: Double = 50_000
     /// Server latency before the bytes flow (radio active meanwhile): the
     /// median when `serverLatencySigma` > 0.
-    public var serverLatency: SimDuration
+    public var serverLatency: SimDuration = .milliseconds(300)
     /// Lognormal spread of the server latency: each run draws
     /// serverLatency · exp(σ·Z), Z standard normal, from the device's
     /// counter-based random stream keyed by (app, kind, run number), so the
     /// same task has the same latency under every policy. 0 = constant.
-    public var serverLatencySigma: Double
+    public var serverLatencySigma = AppDefaults.serverLatencySigma
     /// Probability the task fails on Wi-Fi.
-    public var failureProbabilityWifi: Double
+    public var failureProbabilityWifi = AppDefaults.failureProbabilityWifi
     /// Probability the task fails on cellular.
-    public var failureProbabilityCellular: Double
+    public var failureProbabilityCellular = AppDefaults.failureProbabilityCellular
     /// Whether the task uses the network at all.
-    public var usesNetwork: Bool
+    public var usesNetwork = true
 
     /// Defaults: those of `AppDefaults.refreshWork` (`WorkModel()` equals it).
-    public init(cpuSeconds: Double = 0.5, bytesUp: Double = 2_000, bytesDown: Double = 50_000,
-                serverLatency: SimDuration = .milliseconds(300),
+    public init() {}
+
+    public init(cpuSeconds: Double, bytesUp: Double = WorkModel().bytesUp, bytesDown: Double = WorkModel().bytesDown,
+                serverLatency: SimDuration = WorkModel().serverLatency,
                 serverLatencySigma: Double = AppDefaults.serverLatencySigma,
                 failureProbabilityWifi: Double = AppDefaults.failureProbabilityWifi,
                 failureProbabilityCellular: Double = AppDefaults.failureProbabilityCellular,
@@ -58,47 +61,20 @@ public struct WorkModel: Sendable, Hashable, Codable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey, CaseIterable {
-        case cpuSeconds, bytesUp, bytesDown, serverLatency, serverLatencySigma, failureProbabilityWifi,
-             failureProbabilityCellular, usesNetwork
-    }
-
-    /// A work model on its own (no role known) takes missing keys from
-    /// the refresh work (`AppDefaults.refreshWork`); where the role is
-    /// known, ``init(from:missingKeysFrom:)`` is used instead.
-    public init(from decoder: any Decoder) throws {
-        try self.init(from: decoder, missingKeysFrom: AppDefaults.refreshWork)
-    }
-
-    /// Decodes a work model written in part: every key it omits is taken
-    /// from `base`, the default of the role the model plays (a processing
-    /// run's `{"cpuSeconds": 30}` keeps the processing download, not a
-    /// refresh's).
-    public init(from decoder: any Decoder, missingKeysFrom d: WorkModel) throws {
-        try decoder.container(keyedBy: AnyCodingKey.self)
-            .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        cpuSeconds = try c.value(.cpuSeconds, default: d.cpuSeconds)
-        bytesUp = try c.value(.bytesUp, default: d.bytesUp)
-        bytesDown = try c.value(.bytesDown, default: d.bytesDown)
-        serverLatency = try c.duration(.serverLatency, default: d.serverLatency)
-        serverLatencySigma = try c.value(.serverLatencySigma, default: d.serverLatencySigma)
-        failureProbabilityWifi = try c.value(.failureProbabilityWifi, default: d.failureProbabilityWifi)
-        failureProbabilityCellular = try c.value(.failureProbabilityCellular, default: d.failureProbabilityCellular)
-        usesNetwork = try c.value(.usesNetwork, default: d.usesNetwork)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(cpuSeconds, forKey: .cpuSeconds)
-        try c.encode(bytesUp, forKey: .bytesUp)
-        try c.encode(bytesDown, forKey: .bytesDown)
-        try c.encodeDuration(serverLatency, forKey: .serverLatency)
-        try c.encode(serverLatencySigma, forKey: .serverLatencySigma)
-        try c.encode(failureProbabilityWifi, forKey: .failureProbabilityWifi)
-        try c.encode(failureProbabilityCellular, forKey: .failureProbabilityCellular)
-        try c.encode(usesNetwork, forKey: .usesNetwork)
-    }
+    /// The JSON keys of a work model (an app's `refresh` and `processing`,
+    /// a mechanism's `work`); the keys a spec omits keep the default of the
+    /// role the model plays (``DeclaredParameters/init(from:missingKeysFrom:)``:
+    /// a processing run's `{"cpuSeconds": 30}` keeps the processing download).
+    public static let parameters: [Parameter<WorkModel>] = [
+        .real("cpuSeconds", \.cpuSeconds, .seconds(0, 3_600), source: "AppDefaults (assumption)"),
+        .real("bytesUp", \.bytesUp, ValueRange(0, 1e10, unit: "B"), source: "AppDefaults (assumption)"),
+        .real("bytesDown", \.bytesDown, ValueRange(0, 1e10, unit: "B"), source: "AppDefaults (assumption)"),
+        .duration("serverLatency", \.serverLatency, .seconds(0, 3_600), source: "AppDefaults (assumption)"),
+        .real("serverLatencySigma", \.serverLatencySigma, ValueRange(0, 5), source: "AppDefaults"),
+        .real("failureProbabilityWifi", \.failureProbabilityWifi, .probability, source: "AppDefaults"),
+        .real("failureProbabilityCellular", \.failureProbabilityCellular, .probability, source: "AppDefaults"),
+        .flag("usesNetwork", \.usesNetwork, source: "AppDefaults"),
+    ]
 }
 
 /// How one app uses the background-task API. Defaults: `AppDefaults`.

@@ -167,18 +167,22 @@ extension Parameter {
         value(key, path, kind: .choice, source: source)
     }
 
-    /// An object of a type that declares its own parameters; absent keys keep
-    /// the default object's values.
+    /// An object of a type that declares its own parameters, written in
+    /// part: the keys it omits keep the values of the default object (so an
+    /// app's `"beginBackgroundTask": {"work": {"cpuSeconds": 2}}` keeps the
+    /// rest of that feature's own default work). Absent or null: the default.
     public static func object<T: DeclaredParameters>(_ key: String, _ path: WritableKeyPath<Root, T> & Sendable,
                                                      source: String = "its own keys") -> Parameter {
         let k = ParameterKey(key)
         return Parameter(key, .object, range: nil, source: source, children: T.declarations, decode: { root, c in
-            if let v = try c.decodeIfPresent(T.self, forKey: k) { root[keyPath: path] = v }
+            guard c.contains(k), try !c.decodeNil(forKey: k) else { return }
+            root[keyPath: path] = try T(from: try c.superDecoder(forKey: k), missingKeysFrom: root[keyPath: path])
         }, encode: { root, c in try c.encode(root[keyPath: path], forKey: k) },
            problem: { root in root[keyPath: path].rangeProblem.map { ("\(key).\($0.path)", $0.message) } })
     }
 
-    /// An object that may be absent (nil: the feature is off).
+    /// An object that may be absent or null (nil: the feature is off); the
+    /// keys it omits keep the values of `T()`.
     public static func object<T: DeclaredParameters>(_ key: String, _ path: WritableKeyPath<Root, T?> & Sendable,
                                                      source: String = "its own keys; absent: off") -> Parameter {
         let k = ParameterKey(key)
@@ -222,13 +226,18 @@ extension DeclaredParameters {
     /// Reads the declared keys (absent ones keep their defaults), refusing
     /// any other key with the list of the known ones.
     public init(from decoder: any Decoder) throws {
+        try self.init(from: decoder, missingKeysFrom: Self())
+    }
+
+    /// The same, with the keys it omits taken from `base` instead of `init()`.
+    public init(from decoder: any Decoder, missingKeysFrom base: Self) throws {
         let c = try decoder.container(keyedBy: ParameterKey.self)
         let table = Self.parameters
         for k in c.allKeys where !table.contains(where: { $0.key == k.stringValue }) {
             throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [k],
                 debugDescription: "unknown key \"\(k.stringValue)\"; expected one of \(table.map(\.key).sorted().joined(separator: ", "))"))
         }
-        var value = Self()
+        var value = base
         for p in table { try p.decode(&value, c) }
         self = value
     }

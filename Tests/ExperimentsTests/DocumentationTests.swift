@@ -43,22 +43,15 @@ final class DocumentationTests: XCTestCase {
             }
         }
         check(DeviceRanges.device)
-        check(AppModelRanges.work)
         check(AppModelRanges.app)
         check(EnergyRanges.energy)
         check(EnergyRanges.radio)
-        check(MechanismRanges.silentPush, prefix: "silentPush.")
         check(MechanismRanges.strategy, prefix: "silentPush.")
-        check(MechanismRanges.backgroundTask, prefix: "beginBackgroundTask.")
-        check(MechanismRanges.finishingWork, prefix: "beginBackgroundTask.")
-        check(MechanismRanges.urlSession, prefix: "backgroundURLSession.")
-        check(MechanismRanges.transfer, prefix: "backgroundTransfer.")
-        check(MechanismRanges.continuedProcessing, prefix: "continuedProcessing.")
-        check(MechanismRanges.continuedJob, prefix: "continuedProcessing.")
         check(MechanismRanges.swiftUI)
         /// A declared type's every numeric parameter, with its range and default.
         func check(declared: [ParameterInfo], prefix: String) {
-            for leaf in declared.flatMap(\.numericLeaves) {
+            // An object's own keys are documented in its own table (a work model's once, for every role).
+            for leaf in declared.filter({ $0.kind != .object }).flatMap(\.numericLeaves) {
                 let key = "`\(prefix)\(leaf.path)`", range = leaf.info.range!.description
                 // A required parameter has no default; an optional one without a value says what stands in.
                 let value = leaf.info.isRequired ? "required" : leaf.info.defaultNumber.map(ValueRange.show) ?? ""
@@ -68,6 +61,14 @@ final class DocumentationTests: XCTestCase {
         }
         check(declared: BackendOutageModel.declarations, prefix: "backendOutages.")
         check(declared: DeadZoneModel.declarations, prefix: "deadZones.")
+        check(declared: WorkModel.declarations, prefix: "")
+        check(declared: SilentPushRules.declarations, prefix: "silentPush.")
+        check(declared: BackgroundTaskRules.declarations, prefix: "beginBackgroundTask.")
+        check(declared: FinishingWork.declarations, prefix: "beginBackgroundTask.")
+        check(declared: BackgroundTransferRules.declarations, prefix: "backgroundURLSession.")
+        check(declared: BackgroundTransferModel.declarations, prefix: "backgroundTransfer.")
+        check(declared: ContinuedProcessingRules.declarations, prefix: "continuedProcessing.")
+        check(declared: ContinuedProcessingJob.declarations, prefix: "continuedProcessing.")
         check(GeneratorRanges.apps, prefix: "apps[].")
         check(GeneratorRanges.usage, prefix: "usage.")
         check(GeneratorRanges.power, prefix: "power.")
