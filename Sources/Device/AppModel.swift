@@ -78,7 +78,7 @@ public struct WorkModel: DeclaredParameters, Hashable {
 }
 
 /// How one app uses the background-task API. Defaults: `AppDefaults`.
-public struct AppModel: Sendable, Hashable, Codable {
+public struct AppModel: DeclaredParameters, Hashable {
     /// Work of one app-refresh (or legacy fetch) run.
     public var refresh: WorkModel
     /// Work of one processing run (used only when `processingInterval` is set).
@@ -187,85 +187,40 @@ public struct AppModel: Sendable, Hashable, Codable {
         self.cancelsRequestsProbability = cancelsRequestsProbability
     }
 
-    private enum CodingKeys: String, CodingKey, CaseIterable {
-        case refresh, processing, usesLegacyFetch, minimumFetchInterval, refreshEarliestBeginDelay,
-             resubmitsAtStart, forgetProbability, reportsHonestly, checkpointsOnExpiration,
-             backgroundAppRefreshEnabled, processingInterval, processingRequiresExternalPower,
-             processingRequiresNetwork, retryDelayAfterFailure,
-             forceQuitProbability, neverCompletesProbability, cancelsRequestsProbability,
-             silentPush, beginBackgroundTask, backgroundTransfer,
-             continuedProcessing, handlerStyle
-    }
+    /// The defaults of every parameter (`AppDefaults`).
+    public init() { self.init(refresh: .refreshDefault) }
 
-    public init(from decoder: any Decoder) throws {
-        try decoder.container(keyedBy: AnyCodingKey.self)
-            .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let d = AppModel()
-        refresh = try c.workModel(.refresh, missingKeysFrom: d.refresh)
-        processing = try c.workModel(.processing, missingKeysFrom: d.processing)
-        usesLegacyFetch = try c.value(.usesLegacyFetch, default: d.usesLegacyFetch)
-        minimumFetchInterval = try c.duration(.minimumFetchInterval, default: d.minimumFetchInterval)
-        refreshEarliestBeginDelay = try c.duration(.refreshEarliestBeginDelay, default: d.refreshEarliestBeginDelay)
-        resubmitsAtStart = try c.value(.resubmitsAtStart, default: d.resubmitsAtStart)
-        forgetProbability = try c.value(.forgetProbability, default: d.forgetProbability)
-        reportsHonestly = try c.value(.reportsHonestly, default: d.reportsHonestly)
-        checkpointsOnExpiration = try c.value(.checkpointsOnExpiration, default: d.checkpointsOnExpiration)
-        backgroundAppRefreshEnabled = try c.value(.backgroundAppRefreshEnabled, default: d.backgroundAppRefreshEnabled)
-        if c.contains(.processingInterval), try !c.decodeNil(forKey: .processingInterval) {
-            processingInterval = try c.duration(.processingInterval, default: .zero)
-        } else {
-            processingInterval = nil
-        }
-        processingRequiresExternalPower = try c.value(.processingRequiresExternalPower,
-                                                      default: d.processingRequiresExternalPower)
-        processingRequiresNetwork = try c.value(.processingRequiresNetwork, default: d.processingRequiresNetwork)
-        // Absent: the default; null: never retry.
-        if !c.contains(.retryDelayAfterFailure) {
-            retryDelayAfterFailure = d.retryDelayAfterFailure
-        } else if try c.decodeNil(forKey: .retryDelayAfterFailure) {
-            retryDelayAfterFailure = nil
-        } else {
-            retryDelayAfterFailure = try c.duration(.retryDelayAfterFailure, default: .zero)
-        }
-        forceQuitProbability = try c.value(.forceQuitProbability, default: d.forceQuitProbability)
-        neverCompletesProbability = try c.value(.neverCompletesProbability, default: d.neverCompletesProbability)
-        cancelsRequestsProbability = try c.value(.cancelsRequestsProbability, default: d.cancelsRequestsProbability)
-        silentPush = try c.value(.silentPush, default: d.silentPush)
-        beginBackgroundTask = try c.decodeIfPresent(FinishingWork.self, forKey: .beginBackgroundTask)
-        backgroundTransfer = try c.decodeIfPresent(BackgroundTransferModel.self, forKey: .backgroundTransfer)
-        continuedProcessing = try c.decodeIfPresent(ContinuedProcessingJob.self, forKey: .continuedProcessing)
-        handlerStyle = try c.value(.handlerStyle, default: d.handlerStyle)
-    }
+    /// The JSON keys of an app model (`device.defaultApp`, `device.apps.<name>`).
+    /// Intervals that reschedule work start at one second: zero would let
+    /// an app resubmit at the instant it ran, forever.
+    public static let parameters: [Parameter<AppModel>] = [
+        .object("refresh", \.refresh, source: "AppDefaults.refreshWork; keys it omits from there"),
+        .object("processing", \.processing, source: "AppDefaults.processingWork; keys it omits from there"),
+        .flag("usesLegacyFetch", \.usesLegacyFetch, source: "assumption"),
+        .duration("minimumFetchInterval", \.minimumFetchInterval, .seconds(1, 30 * day), source: "AppDefaults"),
+        .duration("refreshEarliestBeginDelay", \.refreshEarliestBeginDelay, .seconds(0, 30 * day), source: "AppDefaults"),
+        .flag("resubmitsAtStart", \.resubmitsAtStart, source: "assumption"),
+        .real("forgetProbability", \.forgetProbability, .probability, source: "assumption"),
+        .flag("reportsHonestly", \.reportsHonestly, source: "assumption"),
+        .flag("checkpointsOnExpiration", \.checkpointsOnExpiration, source: "assumption"),
+        .flag("backgroundAppRefreshEnabled", \.backgroundAppRefreshEnabled, source: "iOS default (on)"),
+        .duration("processingInterval", \.processingInterval, .seconds(60, 30 * day),
+                  source: "assumption (absent or null: no processing task)"),
+        .flag("processingRequiresExternalPower", \.processingRequiresExternalPower, source: "assumption"),
+        .flag("processingRequiresNetwork", \.processingRequiresNetwork, source: "assumption"),
+        .duration("retryDelayAfterFailure", \.retryDelayAfterFailure, .seconds(1, 30 * day),
+                  source: "AppDefaults (assumption; null: never retry)"),
+        .real("forceQuitProbability", \.forceQuitProbability, .probability, source: "assumption (Apple publishes no frequency)"),
+        .real("neverCompletesProbability", \.neverCompletesProbability, .probability, source: "assumption"),
+        .real("cancelsRequestsProbability", \.cancelsRequestsProbability, .probability, source: "assumption"),
+        .value("silentPush", \.silentPush, source: "none (Docs/Mechanisms.md)"),
+        .object("beginBackgroundTask", \.beginBackgroundTask),
+        .object("backgroundTransfer", \.backgroundTransfer),
+        .object("continuedProcessing", \.continuedProcessing),
+        .choice("handlerStyle", \.handlerStyle, source: "completionHandler (the model before SwiftUI handlers)"),
+    ]
 
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(refresh, forKey: .refresh)
-        try c.encode(processing, forKey: .processing)
-        try c.encode(usesLegacyFetch, forKey: .usesLegacyFetch)
-        try c.encodeDuration(minimumFetchInterval, forKey: .minimumFetchInterval)
-        try c.encodeDuration(refreshEarliestBeginDelay, forKey: .refreshEarliestBeginDelay)
-        try c.encode(resubmitsAtStart, forKey: .resubmitsAtStart)
-        try c.encode(forgetProbability, forKey: .forgetProbability)
-        try c.encode(reportsHonestly, forKey: .reportsHonestly)
-        try c.encode(checkpointsOnExpiration, forKey: .checkpointsOnExpiration)
-        try c.encode(backgroundAppRefreshEnabled, forKey: .backgroundAppRefreshEnabled)
-        if let p = processingInterval { try c.encodeDuration(p, forKey: .processingInterval) }
-        try c.encode(processingRequiresExternalPower, forKey: .processingRequiresExternalPower)
-        try c.encode(processingRequiresNetwork, forKey: .processingRequiresNetwork)
-        if let r = retryDelayAfterFailure {
-            try c.encodeDuration(r, forKey: .retryDelayAfterFailure)
-        } else {
-            try c.encodeNil(forKey: .retryDelayAfterFailure)
-        }
-        try c.encode(forceQuitProbability, forKey: .forceQuitProbability)
-        try c.encode(neverCompletesProbability, forKey: .neverCompletesProbability)
-        try c.encode(cancelsRequestsProbability, forKey: .cancelsRequestsProbability)
-        // Every key (see `DeviceConfiguration.encode(to:)`).
-        try c.encode(silentPush, forKey: .silentPush)
-        try c.encodeIfPresent(beginBackgroundTask, forKey: .beginBackgroundTask)
-        try c.encodeIfPresent(backgroundTransfer, forKey: .backgroundTransfer)
-        try c.encodeIfPresent(continuedProcessing, forKey: .continuedProcessing)
-        try c.encode(handlerStyle, forKey: .handlerStyle)
-    }
+    /// One day in seconds: the upper bound of most intervals.
+    static let day = 86_400.0
+
 }

@@ -156,6 +156,27 @@ extension Parameter {
            problem: { root in range.problem(root[keyPath: path]).map { (key, $0) } })
     }
 
+    /// A duration string whose seconds are in `range`, or none: absent keeps
+    /// the default, `null` is none (what none means, the type says).
+    public static func duration(_ key: String, _ path: WritableKeyPath<Root, SimDuration?> & Sendable,
+                                _ range: ValueRange, source: String) -> Parameter {
+        let k = ParameterKey(key)
+        return Parameter(key, .duration, range: range, source: source, decode: { root, c in
+            guard c.contains(k) else { return }
+            guard let text = try c.decodeIfPresent(String.self, forKey: k) else { root[keyPath: path] = nil; return }
+            let d: SimDuration
+            do { d = try SimDuration(parsing: text) } catch {
+                throw DecodingError.dataCorruptedError(forKey: k, in: c, debugDescription: String(describing: error))
+            }
+            if let m = range.problem(d) { throw DecodingError.dataCorruptedError(forKey: k, in: c, debugDescription: m) }
+            root[keyPath: path] = d
+        }, encode: { root, c in
+            // None is written as null: an absent key would read back as the default.
+            if let d = root[keyPath: path] { try c.encode(d.description, forKey: k) } else { try c.encodeNil(forKey: k) }
+        }, number: { $0[keyPath: path]?.seconds },
+           problem: { root in root[keyPath: path].flatMap { range.problem($0) }.map { (key, $0) } })
+    }
+
     /// `true` or `false`.
     public static func flag(_ key: String, _ path: WritableKeyPath<Root, Bool> & Sendable, source: String) -> Parameter {
         value(key, path, kind: .flag, source: source)
@@ -220,6 +241,9 @@ public protocol DeclaredParameters: Codable, Sendable {
     init()
     /// The declarations, in the order of the docs and of the encoding.
     static var parameters: [Parameter<Self>] { get }
+    /// A rule between parameters that their ranges cannot say (the key it
+    /// is reported at, and what is wrong), checked after every key is read.
+    var crossFieldProblem: (key: String, message: String)? { get }
 }
 
 extension DeclaredParameters {
@@ -239,8 +263,13 @@ extension DeclaredParameters {
         }
         var value = base
         for p in table { try p.decode(&value, c) }
+        if let (key, message) = value.crossFieldProblem {
+            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [ParameterKey(key)], debugDescription: message))
+        }
         self = value
     }
+
+    public var crossFieldProblem: (key: String, message: String)? { nil }
 
     /// Every declared key, defaults included.
     public func encode(to encoder: any Encoder) throws {
@@ -252,7 +281,7 @@ extension DeclaredParameters {
     /// value, message), or nil: for values built in code, which no decoder checked.
     public var rangeProblem: (path: String, message: String)? {
         for p in Self.parameters { if let found = p.problem(self) { return found } }
-        return nil
+        return crossFieldProblem.map { (path: $0.key, message: $0.message) }
     }
 
     /// The declarations described, with the defaults of `init()`.

@@ -159,7 +159,7 @@ final class RuleParameterTests: XCTestCase {
                 guard case DecodingError.dataCorrupted(let context) = error else { return XCTFail("\(error)") }
                 XCTAssertEqual(context.codingPath.last?.stringValue, key, text)
                 // A contradiction says what it must be; a single value out of its range, the range.
-                XCTAssertTrue(context.debugDescription.contains("must be") || context.debugDescription.contains("allowed: ["),
+                XCTAssertTrue(context.debugDescription.contains("must be") || context.debugDescription.contains("allowed: "),
                               context.debugDescription)
             }
         }

@@ -1,5 +1,6 @@
 import Device
 import Traces
+import SimCore
 import Foundation
 import XCTest
 @testable import Experiments
@@ -42,12 +43,9 @@ final class DocumentationTests: XCTestCase {
                               "Docs/ExperimentSpec.md has no row for \(key) with range \(r.range)")
             }
         }
-        check(DeviceRanges.device)
-        check(AppModelRanges.app)
         check(EnergyRanges.energy)
         check(EnergyRanges.radio)
         check(MechanismRanges.strategy, prefix: "silentPush.")
-        check(MechanismRanges.swiftUI)
         /// A declared type's every numeric parameter, with its range and default.
         func check(declared: [ParameterInfo], prefix: String) {
             // An object's own keys are documented in its own table (a work model's once, for every role).
@@ -55,13 +53,18 @@ final class DocumentationTests: XCTestCase {
                 let key = "`\(prefix)\(leaf.path)`", range = leaf.info.range!.description
                 // A required parameter has no default; an optional one without a value says what stands in.
                 let value = leaf.info.isRequired ? "required" : leaf.info.defaultNumber.map(ValueRange.show) ?? ""
-                XCTAssertTrue(rows.contains { $0.contains(key) && $0.contains(range) && $0.contains("| \(value)") },
+                // A duration's default is printed in seconds, or as the duration string (`"30s"`).
+                let spelt = leaf.info.kind == .duration && !value.isEmpty && value != "required"
+                    ? "`\"\(SimDuration.seconds(leaf.info.defaultNumber!).description)\"`" : "| \(value)"
+                XCTAssertTrue(rows.contains { $0.contains(key) && $0.contains(range) && ($0.contains("| \(value)") || $0.contains(spelt)) },
                               "Docs/ExperimentSpec.md has no row for \(key) with default \(value) and range \(range)")
             }
         }
         check(declared: BackendOutageModel.declarations, prefix: "backendOutages.")
         check(declared: DeadZoneModel.declarations, prefix: "deadZones.")
         check(declared: WorkModel.declarations, prefix: "")
+        check(declared: DeviceConfiguration.declarations, prefix: "")
+        check(declared: AppModel.declarations, prefix: "")
         check(declared: SilentPushRules.declarations, prefix: "silentPush.")
         check(declared: BackgroundTaskRules.declarations, prefix: "beginBackgroundTask.")
         check(declared: FinishingWork.declarations, prefix: "beginBackgroundTask.")

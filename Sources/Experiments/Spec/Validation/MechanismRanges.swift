@@ -17,19 +17,9 @@ public enum MechanismRanges {
         },
     ]
 
-    /// `device.cancellationGrace` (SwiftUI handlers that ignore their cancellation).
-    public static let swiftUI: [RangeRule<DeviceConfiguration>] = [
-        RangeRule("cancellationGrace", .seconds(0, 600, open: true)) { $0.cancellationGrace.seconds },
-    ]
-
-    /// The mechanisms' declared ranges (``DeclaredParameters``), the strategy
-    /// durations and the one cross-field rule.
+    /// The one rule between the mechanisms' parameters that their declared
+    /// ranges (``DeclaredParameters``) cannot say.
     public static func check(device d: DeviceConfiguration, at path: String) throws(SpecError) {
-        try d.backgroundURLSession.checkDeclaredRanges(at: path + ".backgroundURLSession")
-        try d.silentPush.checkDeclaredRanges(at: path + ".silentPush")
-        try d.beginBackgroundTask.checkDeclaredRanges(at: path + ".beginBackgroundTask")
-        try swiftUI.checkAll(d, under: path)
-        try d.continuedProcessing.checkDeclaredRanges(at: path + ".continuedProcessing")
         let cp = d.continuedProcessing
         if cp.maxRunningUnderPressure > cp.maxRunning {
             try RangeRule<ContinuedProcessingRules>("maxRunningUnderPressure",
@@ -40,8 +30,5 @@ public enum MechanismRanges {
 
     public static func check(app model: AppModel, at path: String) throws(SpecError) {
         try strategy.checkAll(model.silentPush, under: path + ".silentPush")
-        try model.backgroundTransfer?.checkDeclaredRanges(at: path + ".backgroundTransfer")
-        try model.beginBackgroundTask?.checkDeclaredRanges(at: path + ".beginBackgroundTask")
-        try model.continuedProcessing?.checkDeclaredRanges(at: path + ".continuedProcessing")
     }
 }
