@@ -78,7 +78,7 @@ final class DocumentationTests: XCTestCase {
         check(GeneratorRanges.network, prefix: "network.")
         check(GeneratorRanges.content, prefix: "content.")
         check(TraceSetRanges.profile)
-        for r in PolicyParameterRanges.durations {
+        for r in PolicyParameterRanges.durations(in: .standard) {
             XCTAssertTrue(rows.contains { $0.contains("`\(r.policy)`") && $0.contains("`\(r.parameter)`") && $0.contains(r.range.description) },
                           "Docs/ExperimentSpec.md has no row for \(r.policy).\(r.parameter) with range \(r.range)")
         }
