@@ -127,4 +127,28 @@ final class SpecNumberTests: XCTestCase {
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted(), before)
         }
     }
+
+    /// A researcher's policy declares its durations' ranges as its numbers'
+    /// (``PolicyParameter/range``), and a spec outside them is refused by
+    /// the same path-and-range message, through `validate` and `run` alike.
+    func testAResearchersPolicyDeclaresItsDurationRange() throws {
+        var registry = PolicyRegistry.standard
+        registry.register(PolicyDescriptor(
+            name: "held", summary: "greedy (a test of declared ranges)",
+            parameters: [
+                PolicyParameter("hold", .duration, default: .string("1h"), range: 60...86_400, "how long"),
+                PolicyParameter("share", .number, default: .number(0.5), range: 0...1, "how much"),
+            ]) { _, _ in GreedyPolicy() })
+        func message(_ params: String) -> String? {
+            do {
+                _ = try ExperimentSpec.parse(#"{"name": "t", "seed": 1, "population": {"users": 2, "days": 1}, "policies": [{"name": "held", "params": {\#(params)}}]}"#,
+                                             registry: registry)
+                return nil
+            } catch { return error.description }
+        }
+        XCTAssertNil(message(#""hold": "2h", "share": 1"#))
+        XCTAssertEqual(message(#""hold": "25h""#), "$.policies[0].params.hold: 90000 s is out of range; allowed: [60, 86400] s")
+        XCTAssertEqual(message(#""hold": "30s""#), "$.policies[0].params.hold: 30 s is out of range; allowed: [60, 86400] s")
+        XCTAssertEqual(message(#""share": 1e308"#), "$.policies[0].params.share: 1e+308 is out of range; allowed: [0, 1]")
+    }
 }
