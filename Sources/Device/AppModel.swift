@@ -1,31 +1,34 @@
 import SimCore
+import Traces
 
 /// What one background task of an app does when it runs.
-public struct WorkModel: Sendable, Hashable, Codable {
+public struct WorkModel: DeclaredParameters, Hashable {
     /// CPU time after the data arrives, seconds.
-    public var cpuSeconds: Double
+    public var cpuSeconds: Double = 0.5
     /// Bytes sent.
-    public var bytesUp: Double
+    public var bytesUp: Double = 2_000
     /// Bytes received.
-    public var bytesDown: Double
+    public var bytesDown: Double = 50_000
     /// Server latency before the bytes flow (radio active meanwhile): the
     /// median when `serverLatencySigma` > 0.
-    public var serverLatency: SimDuration
+    public var serverLatency: SimDuration = .milliseconds(300)
     /// Lognormal spread of the server latency: each run draws
     /// serverLatency · exp(σ·Z), Z standard normal, from the device's
     /// counter-based random stream keyed by (app, kind, run number), so the
     /// same task has the same latency under every policy. 0 = constant.
-    public var serverLatencySigma: Double
+    public var serverLatencySigma = AppDefaults.serverLatencySigma
     /// Probability the task fails on Wi-Fi.
-    public var failureProbabilityWifi: Double
+    public var failureProbabilityWifi = AppDefaults.failureProbabilityWifi
     /// Probability the task fails on cellular.
-    public var failureProbabilityCellular: Double
+    public var failureProbabilityCellular = AppDefaults.failureProbabilityCellular
     /// Whether the task uses the network at all.
-    public var usesNetwork: Bool
+    public var usesNetwork = true
 
     /// Defaults: those of `AppDefaults.refreshWork` (`WorkModel()` equals it).
-    public init(cpuSeconds: Double = 0.5, bytesUp: Double = 2_000, bytesDown: Double = 50_000,
-                serverLatency: SimDuration = .milliseconds(300),
+    public init() {}
+
+    public init(cpuSeconds: Double, bytesUp: Double = WorkModel().bytesUp, bytesDown: Double = WorkModel().bytesDown,
+                serverLatency: SimDuration = WorkModel().serverLatency,
                 serverLatencySigma: Double = AppDefaults.serverLatencySigma,
                 failureProbabilityWifi: Double = AppDefaults.failureProbabilityWifi,
                 failureProbabilityCellular: Double = AppDefaults.failureProbabilityCellular,
@@ -58,51 +61,24 @@ public struct WorkModel: Sendable, Hashable, Codable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey, CaseIterable {
-        case cpuSeconds, bytesUp, bytesDown, serverLatency, serverLatencySigma, failureProbabilityWifi,
-             failureProbabilityCellular, usesNetwork
-    }
-
-    /// A work model on its own (no role known) takes missing keys from
-    /// the refresh work (`AppDefaults.refreshWork`); where the role is
-    /// known, ``init(from:missingKeysFrom:)`` is used instead.
-    public init(from decoder: any Decoder) throws {
-        try self.init(from: decoder, missingKeysFrom: AppDefaults.refreshWork)
-    }
-
-    /// Decodes a work model written in part: every key it omits is taken
-    /// from `base`, the default of the role the model plays (a processing
-    /// run's `{"cpuSeconds": 30}` keeps the processing download, not a
-    /// refresh's).
-    public init(from decoder: any Decoder, missingKeysFrom d: WorkModel) throws {
-        try decoder.container(keyedBy: AnyCodingKey.self)
-            .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        cpuSeconds = try c.value(.cpuSeconds, default: d.cpuSeconds)
-        bytesUp = try c.value(.bytesUp, default: d.bytesUp)
-        bytesDown = try c.value(.bytesDown, default: d.bytesDown)
-        serverLatency = try c.duration(.serverLatency, default: d.serverLatency)
-        serverLatencySigma = try c.value(.serverLatencySigma, default: d.serverLatencySigma)
-        failureProbabilityWifi = try c.value(.failureProbabilityWifi, default: d.failureProbabilityWifi)
-        failureProbabilityCellular = try c.value(.failureProbabilityCellular, default: d.failureProbabilityCellular)
-        usesNetwork = try c.value(.usesNetwork, default: d.usesNetwork)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(cpuSeconds, forKey: .cpuSeconds)
-        try c.encode(bytesUp, forKey: .bytesUp)
-        try c.encode(bytesDown, forKey: .bytesDown)
-        try c.encodeDuration(serverLatency, forKey: .serverLatency)
-        try c.encode(serverLatencySigma, forKey: .serverLatencySigma)
-        try c.encode(failureProbabilityWifi, forKey: .failureProbabilityWifi)
-        try c.encode(failureProbabilityCellular, forKey: .failureProbabilityCellular)
-        try c.encode(usesNetwork, forKey: .usesNetwork)
-    }
+    /// The JSON keys of a work model (an app's `refresh` and `processing`,
+    /// a mechanism's `work`); the keys a spec omits keep the default of the
+    /// role the model plays (``DeclaredParameters/init(from:missingKeysFrom:)``:
+    /// a processing run's `{"cpuSeconds": 30}` keeps the processing download).
+    public static let parameters: [Parameter<WorkModel>] = [
+        .real("cpuSeconds", \.cpuSeconds, .seconds(0, 3_600), source: "AppDefaults (assumption)"),
+        .real("bytesUp", \.bytesUp, ValueRange(0, 1e10, unit: "B"), source: "AppDefaults (assumption)"),
+        .real("bytesDown", \.bytesDown, ValueRange(0, 1e10, unit: "B"), source: "AppDefaults (assumption)"),
+        .duration("serverLatency", \.serverLatency, .seconds(0, 3_600), source: "AppDefaults (assumption)"),
+        .real("serverLatencySigma", \.serverLatencySigma, ValueRange(0, 5), source: "AppDefaults"),
+        .real("failureProbabilityWifi", \.failureProbabilityWifi, .probability, source: "AppDefaults"),
+        .real("failureProbabilityCellular", \.failureProbabilityCellular, .probability, source: "AppDefaults"),
+        .flag("usesNetwork", \.usesNetwork, source: "AppDefaults"),
+    ]
 }
 
 /// How one app uses the background-task API. Defaults: `AppDefaults`.
-public struct AppModel: Sendable, Hashable, Codable {
+public struct AppModel: DeclaredParameters, Hashable {
     /// Work of one app-refresh (or legacy fetch) run.
     public var refresh: WorkModel
     /// Work of one processing run (used only when `processingInterval` is set).
@@ -211,84 +187,40 @@ public struct AppModel: Sendable, Hashable, Codable {
         self.cancelsRequestsProbability = cancelsRequestsProbability
     }
 
-    private enum CodingKeys: String, CodingKey, CaseIterable {
-        case refresh, processing, usesLegacyFetch, minimumFetchInterval, refreshEarliestBeginDelay,
-             resubmitsAtStart, forgetProbability, reportsHonestly, checkpointsOnExpiration,
-             backgroundAppRefreshEnabled, processingInterval, processingRequiresExternalPower,
-             processingRequiresNetwork, retryDelayAfterFailure,
-             forceQuitProbability, neverCompletesProbability, cancelsRequestsProbability,
-             silentPush, beginBackgroundTask, backgroundTransfer,
-             continuedProcessing, handlerStyle
-    }
+    /// The defaults of every parameter (`AppDefaults`).
+    public init() { self.init(refresh: .refreshDefault) }
 
-    public init(from decoder: any Decoder) throws {
-        try decoder.container(keyedBy: AnyCodingKey.self)
-            .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let d = AppModel()
-        refresh = try c.workModel(.refresh, missingKeysFrom: d.refresh)
-        processing = try c.workModel(.processing, missingKeysFrom: d.processing)
-        usesLegacyFetch = try c.value(.usesLegacyFetch, default: d.usesLegacyFetch)
-        minimumFetchInterval = try c.duration(.minimumFetchInterval, default: d.minimumFetchInterval)
-        refreshEarliestBeginDelay = try c.duration(.refreshEarliestBeginDelay, default: d.refreshEarliestBeginDelay)
-        resubmitsAtStart = try c.value(.resubmitsAtStart, default: d.resubmitsAtStart)
-        forgetProbability = try c.value(.forgetProbability, default: d.forgetProbability)
-        reportsHonestly = try c.value(.reportsHonestly, default: d.reportsHonestly)
-        checkpointsOnExpiration = try c.value(.checkpointsOnExpiration, default: d.checkpointsOnExpiration)
-        backgroundAppRefreshEnabled = try c.value(.backgroundAppRefreshEnabled, default: d.backgroundAppRefreshEnabled)
-        if c.contains(.processingInterval), try !c.decodeNil(forKey: .processingInterval) {
-            processingInterval = try c.duration(.processingInterval, default: .zero)
-        } else {
-            processingInterval = nil
-        }
-        processingRequiresExternalPower = try c.value(.processingRequiresExternalPower,
-                                                      default: d.processingRequiresExternalPower)
-        processingRequiresNetwork = try c.value(.processingRequiresNetwork, default: d.processingRequiresNetwork)
-        // Absent: the default; null: never retry.
-        if !c.contains(.retryDelayAfterFailure) {
-            retryDelayAfterFailure = d.retryDelayAfterFailure
-        } else if try c.decodeNil(forKey: .retryDelayAfterFailure) {
-            retryDelayAfterFailure = nil
-        } else {
-            retryDelayAfterFailure = try c.duration(.retryDelayAfterFailure, default: .zero)
-        }
-        forceQuitProbability = try c.value(.forceQuitProbability, default: d.forceQuitProbability)
-        neverCompletesProbability = try c.value(.neverCompletesProbability, default: d.neverCompletesProbability)
-        cancelsRequestsProbability = try c.value(.cancelsRequestsProbability, default: d.cancelsRequestsProbability)
-        silentPush = try c.value(.silentPush, default: d.silentPush)
-        beginBackgroundTask = try c.decodeIfPresent(FinishingWork.self, forKey: .beginBackgroundTask)
-        backgroundTransfer = try c.decodeIfPresent(BackgroundTransferModel.self, forKey: .backgroundTransfer)
-        continuedProcessing = try c.decodeIfPresent(ContinuedProcessingJob.self, forKey: .continuedProcessing)
-        handlerStyle = try c.value(.handlerStyle, default: d.handlerStyle)
-    }
+    /// The JSON keys of an app model (`device.defaultApp`, `device.apps.<name>`).
+    /// Intervals that reschedule work start at one second: zero would let
+    /// an app resubmit at the instant it ran, forever.
+    public static let parameters: [Parameter<AppModel>] = [
+        .object("refresh", \.refresh, source: "AppDefaults.refreshWork; keys it omits from there"),
+        .object("processing", \.processing, source: "AppDefaults.processingWork; keys it omits from there"),
+        .flag("usesLegacyFetch", \.usesLegacyFetch, source: "assumption"),
+        .duration("minimumFetchInterval", \.minimumFetchInterval, .seconds(1, 30 * day), source: "AppDefaults"),
+        .duration("refreshEarliestBeginDelay", \.refreshEarliestBeginDelay, .seconds(0, 30 * day), source: "AppDefaults"),
+        .flag("resubmitsAtStart", \.resubmitsAtStart, source: "assumption"),
+        .real("forgetProbability", \.forgetProbability, .probability, source: "assumption"),
+        .flag("reportsHonestly", \.reportsHonestly, source: "assumption"),
+        .flag("checkpointsOnExpiration", \.checkpointsOnExpiration, source: "assumption"),
+        .flag("backgroundAppRefreshEnabled", \.backgroundAppRefreshEnabled, source: "iOS default (on)"),
+        .duration("processingInterval", \.processingInterval, .seconds(60, 30 * day),
+                  source: "assumption (absent or null: no processing task)"),
+        .flag("processingRequiresExternalPower", \.processingRequiresExternalPower, source: "assumption"),
+        .flag("processingRequiresNetwork", \.processingRequiresNetwork, source: "assumption"),
+        .duration("retryDelayAfterFailure", \.retryDelayAfterFailure, .seconds(1, 30 * day),
+                  source: "AppDefaults (assumption; null: never retry)"),
+        .real("forceQuitProbability", \.forceQuitProbability, .probability, source: "assumption (Apple publishes no frequency)"),
+        .real("neverCompletesProbability", \.neverCompletesProbability, .probability, source: "assumption"),
+        .real("cancelsRequestsProbability", \.cancelsRequestsProbability, .probability, source: "assumption"),
+        .value("silentPush", \.silentPush, source: "none (Docs/Mechanisms.md)"),
+        .object("beginBackgroundTask", \.beginBackgroundTask),
+        .object("backgroundTransfer", \.backgroundTransfer),
+        .object("continuedProcessing", \.continuedProcessing),
+        .choice("handlerStyle", \.handlerStyle, source: "completionHandler (the model before SwiftUI handlers)"),
+    ]
 
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(refresh, forKey: .refresh)
-        try c.encode(processing, forKey: .processing)
-        try c.encode(usesLegacyFetch, forKey: .usesLegacyFetch)
-        try c.encodeDuration(minimumFetchInterval, forKey: .minimumFetchInterval)
-        try c.encodeDuration(refreshEarliestBeginDelay, forKey: .refreshEarliestBeginDelay)
-        try c.encode(resubmitsAtStart, forKey: .resubmitsAtStart)
-        try c.encode(forgetProbability, forKey: .forgetProbability)
-        try c.encode(reportsHonestly, forKey: .reportsHonestly)
-        try c.encode(checkpointsOnExpiration, forKey: .checkpointsOnExpiration)
-        try c.encode(backgroundAppRefreshEnabled, forKey: .backgroundAppRefreshEnabled)
-        if let p = processingInterval { try c.encodeDuration(p, forKey: .processingInterval) }
-        try c.encode(processingRequiresExternalPower, forKey: .processingRequiresExternalPower)
-        try c.encode(processingRequiresNetwork, forKey: .processingRequiresNetwork)
-        if let r = retryDelayAfterFailure {
-            try c.encodeDuration(r, forKey: .retryDelayAfterFailure)
-        } else {
-            try c.encodeNil(forKey: .retryDelayAfterFailure)
-        }
-        try c.encode(forceQuitProbability, forKey: .forceQuitProbability)
-        try c.encode(neverCompletesProbability, forKey: .neverCompletesProbability)
-        try c.encode(cancelsRequestsProbability, forKey: .cancelsRequestsProbability)
-        if silentPush != .none { try c.encode(silentPush, forKey: .silentPush) }
-        try c.encodeIfPresent(beginBackgroundTask, forKey: .beginBackgroundTask)
-        try c.encodeIfPresent(backgroundTransfer, forKey: .backgroundTransfer)
-        try c.encodeIfPresent(continuedProcessing, forKey: .continuedProcessing)
-        if handlerStyle != .completionHandler { try c.encode(handlerStyle, forKey: .handlerStyle) }
-    }
+    /// One day in seconds: the upper bound of most intervals.
+    static let day = 86_400.0
+
 }

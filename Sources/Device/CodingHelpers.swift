@@ -9,18 +9,6 @@ extension KeyedDecodingContainer {
         }
     }
 
-    func value<T: Decodable>(_ key: Key, default fallback: T) throws -> T {
-        try decodeIfPresent(T.self, forKey: key) ?? fallback
-    }
-
-    /// A work model that may be written in part: absent or null, `base`;
-    /// present, its missing keys from `base`
-    /// (``WorkModel/init(from:missingKeysFrom:)``).
-    func workModel(_ key: Key, missingKeysFrom base: WorkModel) throws -> WorkModel {
-        guard contains(key), try !decodeNil(forKey: key) else { return base }
-        return try WorkModel(from: try superDecoder(forKey: key), missingKeysFrom: base)
-    }
-
     /// Rejects keys the type does not know, naming them (with the coding path).
     func rejectUnknownKeys(known: Set<String>) throws {
         for k in allKeys where !known.contains(k.stringValue) {

@@ -1,10 +1,11 @@
 import Foundation
 import SimCore
+import Traces
 
 /// Everything about the simulated device that is not in the trace.
 /// Codable with defaults: an experiment file overrides only what it names,
 /// and unknown keys are rejected with their path.
-public struct DeviceConfiguration: Sendable, Hashable, Codable {
+public struct DeviceConfiguration: DeclaredParameters, Hashable {
     /// Apps' behaviour and work keyed by app name; apps not listed use
     /// `defaultApp`. Default `AppDefaults.apps` (the podcast app has a
     /// daily processing task); a spec's `apps` is merged over it (an app it
@@ -73,79 +74,49 @@ public struct DeviceConfiguration: Sendable, Hashable, Codable {
     /// The model of the app named `name`.
     public func model(forApp name: String) -> AppModel { apps[name] ?? defaultApp }
 
-    private enum CodingKeys: String, CodingKey, CaseIterable {
-        case apps, defaultApp, refreshBudget, processingBudget, batteryCapacityWh, energy,
-             foregroundFetch, chargingWatts,
-             lowBatteryPercent, secondLowPowerOfferPercent, lowPowerModeOffPercent,
-             maxPendingRefreshPerApp, maxPendingProcessingPerApp,
-             silentPush, beginBackgroundTask, backgroundURLSession,
-             continuedProcessing, cancellationGrace,
-             backendOutages,
-             deadZones
+    /// Every parameter at its default.
+    public init() { self.init(apps: AppDefaults.apps) }
+
+    /// The JSON keys of `device` (Docs/ExperimentSpec.md, "`device`"; the
+    /// sources of the defaults are in the comments of the properties and
+    /// of `OSRules`). The battery percentages are also ordered
+    /// (``OSRules/validationError``).
+    public static let parameters: [Parameter<DeviceConfiguration>] = [
+        .custom("apps", source: "AppDefaults.apps; a name given replaces that app's model", decode: { d, c, k in
+            if let named = try c.decodeIfPresent([String: AppModel].self, forKey: k) {
+                d.apps = d.apps.merging(named) { $1 }
+            }
+        }, encode: { d, c, k in try c.encode(d.apps, forKey: k) }),
+        .object("defaultApp", \.defaultApp, source: "AppDefaults"),
+        .duration("refreshBudget", \.refreshBudget, .seconds(0.001, 3_600), source: "Apple, BGAppRefreshTask (up to 30 s)"),
+        .duration("processingBudget", \.processingBudget, .seconds(0.001, 86_400), source: "assumption (Apple: minutes)"),
+        .real("batteryCapacityWh", \.batteryCapacityWh, ValueRange(0.1, 1_000, unit: "Wh"),
+              source: "the trace's (absent: each user's own)"),
+        .value("energy", \.energy, source: "Datasets/energy/README.md"),
+        .flag("foregroundFetch", \.foregroundFetch, source: "rule 7 (off only for closed-form tests)"),
+        .real("chargingWatts", \.chargingWatts, ValueRange(0, 1_000, unit: "W"), source: "assumption"),
+        .real("lowBatteryPercent", \.rules.lowBatteryPercent, percent, source: "brief rule 4; iOS's low-battery alert"),
+        .real("secondLowPowerOfferPercent", \.rules.secondLowPowerOfferPercent, percent, source: "brief; iOS's second alert"),
+        .real("lowPowerModeOffPercent", \.rules.lowPowerModeOffPercent, percent, source: "brief; Apple's Low Power Mode"),
+        .integer("maxPendingRefreshPerApp", \.rules.maxPendingRefreshPerApp, OSRules.maxPendingRange,
+                 source: "brief; BGTaskScheduler documentation"),
+        .integer("maxPendingProcessingPerApp", \.rules.maxPendingProcessingPerApp, OSRules.maxPendingRange,
+                 source: "brief; BGTaskScheduler documentation"),
+        .object("silentPush", \.silentPush),
+        .object("beginBackgroundTask", \.beginBackgroundTask),
+        .object("backgroundURLSession", \.backgroundURLSession),
+        .object("continuedProcessing", \.continuedProcessing),
+        .duration("cancellationGrace", \.cancellationGrace, .seconds(0, 600, open: true), source: "assumption"),
+        .object("backendOutages", \.backendOutages),
+        .object("deadZones", \.deadZones),
+    ]
+
+    /// A battery level that the OS rules order among themselves.
+    static let percent = ValueRange(0, 100, lowerOpen: true, unit: "%")
+
+    /// The battery percentages out of order, at the key named by the rules.
+    public var crossFieldProblem: (key: String, message: String)? {
+        rules.validationError.map { ($0.parameter, "\($0.parameter) \($0.problem)") }
     }
 
-    public init(from decoder: any Decoder) throws {
-        try decoder.container(keyedBy: AnyCodingKey.self)
-            .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let d = DeviceConfiguration()
-        apps = d.apps.merging(try c.value(.apps, default: [:])) { $1 }
-        defaultApp = try c.value(.defaultApp, default: d.defaultApp)
-        var rules = d.rules
-        rules.refreshBudget = try c.duration(.refreshBudget, default: d.refreshBudget)
-        rules.processingBudget = try c.duration(.processingBudget, default: d.processingBudget)
-        rules.lowBatteryPercent = try c.value(.lowBatteryPercent, default: d.rules.lowBatteryPercent)
-        rules.secondLowPowerOfferPercent = try c.value(.secondLowPowerOfferPercent,
-                                                       default: d.rules.secondLowPowerOfferPercent)
-        rules.lowPowerModeOffPercent = try c.value(.lowPowerModeOffPercent, default: d.rules.lowPowerModeOffPercent)
-        rules.maxPendingRefreshPerApp = try c.value(.maxPendingRefreshPerApp, default: d.rules.maxPendingRefreshPerApp)
-        rules.maxPendingProcessingPerApp = try c.value(.maxPendingProcessingPerApp,
-                                                       default: d.rules.maxPendingProcessingPerApp)
-        if let (parameter, problem) = rules.validationError {
-            let key = CodingKeys(stringValue: parameter) ?? .lowBatteryPercent
-            throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "\(parameter) \(problem)")
-        }
-        self.rules = rules
-        batteryCapacityWh = try c.decodeIfPresent(Double.self, forKey: .batteryCapacityWh)
-        energy = try c.value(.energy, default: d.energy)
-        foregroundFetch = try c.value(.foregroundFetch, default: d.foregroundFetch)
-        chargingWatts = try c.value(.chargingWatts, default: d.chargingWatts)
-        silentPush = try c.value(.silentPush, default: d.silentPush)
-        beginBackgroundTask = try c.value(.beginBackgroundTask, default: d.beginBackgroundTask)
-        backgroundURLSession = try c.value(.backgroundURLSession, default: d.backgroundURLSession)
-        continuedProcessing = try c.value(.continuedProcessing, default: d.continuedProcessing)
-        cancellationGrace = try c.duration(.cancellationGrace, default: d.cancellationGrace)
-        backendOutages = try c.value(.backendOutages, default: d.backendOutages)
-        deadZones = try c.value(.deadZones, default: d.deadZones)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(apps, forKey: .apps)
-        try c.encode(defaultApp, forKey: .defaultApp)
-        try c.encodeDuration(refreshBudget, forKey: .refreshBudget)
-        try c.encodeDuration(processingBudget, forKey: .processingBudget)
-        try c.encodeIfPresent(batteryCapacityWh, forKey: .batteryCapacityWh)
-        try c.encode(energy, forKey: .energy)
-        try c.encode(foregroundFetch, forKey: .foregroundFetch)
-        try c.encode(chargingWatts, forKey: .chargingWatts)
-        try c.encode(rules.lowBatteryPercent, forKey: .lowBatteryPercent)
-        try c.encode(rules.secondLowPowerOfferPercent, forKey: .secondLowPowerOfferPercent)
-        try c.encode(rules.lowPowerModeOffPercent, forKey: .lowPowerModeOffPercent)
-        try c.encode(rules.maxPendingRefreshPerApp, forKey: .maxPendingRefreshPerApp)
-        try c.encode(rules.maxPendingProcessingPerApp, forKey: .maxPendingProcessingPerApp)
-        if silentPush != SilentPushRules() { try c.encode(silentPush, forKey: .silentPush) }
-        if beginBackgroundTask != BackgroundTaskRules() { try c.encode(beginBackgroundTask, forKey: .beginBackgroundTask) }
-        if backgroundURLSession != BackgroundTransferRules() {
-            try c.encode(backgroundURLSession, forKey: .backgroundURLSession)
-        }
-        if cancellationGrace != DeviceConfiguration().cancellationGrace {
-            try c.encodeDuration(cancellationGrace, forKey: .cancellationGrace)
-        }
-        if continuedProcessing != ContinuedProcessingRules() {
-            try c.encode(continuedProcessing, forKey: .continuedProcessing)
-        }
-        if backendOutages != BackendOutageModel() { try c.encode(backendOutages, forKey: .backendOutages) }
-        if deadZones != DeadZoneModel() { try c.encode(deadZones, forKey: .deadZones) }
-    }
 }

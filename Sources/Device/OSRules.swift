@@ -98,10 +98,10 @@ public struct OSRules: Sendable, Hashable {
     /// (assumption: Apple says "minutes").
     public var processingBudget: SimDuration
     /// Rule 2: pending app-refresh (and legacy fetch) requests allowed per
-    /// app; one more fails with `tooManyPendingTaskRequests`. Integer ≥ 1;
+    /// app; one more fails with `tooManyPendingTaskRequests`. Integer in [1, 1000];
     /// default 1 (brief; BGTaskScheduler documentation).
     public var maxPendingRefreshPerApp: Int
-    /// Rule 2: pending processing requests allowed per app. Integer ≥ 1;
+    /// Rule 2: pending processing requests allowed per app. Integer in [1, 1000];
     /// default 10 (brief; BGTaskScheduler documentation).
     public var maxPendingProcessingPerApp: Int
 
@@ -117,6 +117,11 @@ public struct OSRules: Sendable, Hashable {
         self.maxPendingRefreshPerApp = maxPendingRefreshPerApp
         self.maxPendingProcessingPerApp = maxPendingProcessingPerApp
     }
+
+    /// The values ``maxPendingRefreshPerApp`` and ``maxPendingProcessingPerApp``
+    /// may take: at least one, and at most 1000 (far above iOS's 1 and 10;
+    /// a bound so that a typo cannot ask for unbounded queues: assumption).
+    public static let maxPendingRange = 1...1_000
 
     /// The rules with every parameter at its default.
     public static let standard = OSRules()

@@ -1,5 +1,6 @@
 import Device
 import SimCore
+import Traces
 
 /// One typed parameter of a policy, with its default and meaning.
 public struct PolicyParameter: Sendable {
@@ -16,6 +17,9 @@ public struct PolicyParameter: Sendable {
     public var name: String
     public var kind: Kind
     public var defaultValue: ParameterValue
+    /// The values allowed: a number's, or a duration's in seconds (a
+    /// researcher's policy declares its durations' ranges here too).
+    /// Checked by the registry for every configuration, `validate` and `run` alike.
     public var range: ClosedRange<Double>?
     public var summary: String
     /// A spec must give it (it has no meaningful default).
@@ -33,6 +37,11 @@ public struct PolicyParameter: Sendable {
         self.range = range
         self.summary = summary
         isRequired = false
+    }
+
+    /// ``range`` as the spec documents print it (`[1, 86400] s`).
+    public var valueRange: ValueRange? {
+        range.map { ValueRange($0.lowerBound, $0.upperBound, unit: kind == .duration ? "s" : "") }
     }
 
     /// This duration parameter, allowed to be zero (``allowsZero``).

@@ -1,5 +1,6 @@
 import Device
 import SimCore
+import Traces
 
 /// A policy configuration was rejected: `path` is its JSON path
 /// (e.g. `policy.base.params.window`).
@@ -117,15 +118,14 @@ public struct PolicyRegistry: Sendable {
                     } else {
                         guard v > .zero else { throw PolicyConfigurationError(path: at, message: "must be positive, got \"\(s)\"") }
                     }
+                    if let message = p.valueRange?.problem(v) { throw PolicyConfigurationError(path: at, message: message) }
                 } catch let e as PolicyConfigurationError { throw e } catch {
                     throw PolicyConfigurationError(path: at, message: "\(error)")
                 }
             case (.duration, _):
                 throw PolicyConfigurationError(path: at, message: "expected a duration string such as \"15m\", got \(value)")
             case (.number, .number(let x)):
-                if let r = p.range, !r.contains(x) {
-                    throw PolicyConfigurationError(path: at, message: "must be in \(r.lowerBound)...\(r.upperBound), got \(value)")
-                }
+                if let message = p.valueRange?.problem(x) { throw PolicyConfigurationError(path: at, message: message) }
             case (.number, _):
                 throw PolicyConfigurationError(path: at, message: "expected a number, got \(value)")
             case (.stringList, .array(let items)) where !items.isEmpty:

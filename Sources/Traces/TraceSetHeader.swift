@@ -55,9 +55,13 @@ public struct TraceSetHeader: Sendable {
         if FileManager.default.fileExists(atPath: generator.path) {
             do {
                 provenance = try JSONDecoder().decode(TraceProvenance.self, from: Data(contentsOf: generator))
+            } catch let error as DecodingError {
+                let (path, problem) = DecodingErrorText.describe(error)
+                throw TraceFormatError(file: TraceSetFile.generator, line: 0, column: 0,
+                                       message: "\(path.isEmpty ? "" : "at $\(path): ")\(problem); expected the generator's seed, users, days and parameters as JSON (Datasets/README.md)")
             } catch {
                 throw TraceFormatError(file: TraceSetFile.generator, line: 0, column: 0,
-                                       message: "expected the generator's seed, users, days and parameters as JSON: \(error)")
+                                       message: "cannot read (\(error.localizedDescription))")
             }
             if let p = provenance, p.days != days || p.users != profiles.count {
                 throw TraceFormatError(file: TraceSetFile.generator, line: 0, column: 0,

@@ -81,7 +81,7 @@ public struct UsageStructureParameters: Sendable, Codable, Equatable {
         revisitMeanMinutes = try c.value(.revisitMeanMinutes, or: d.revisitMeanMinutes)
         routineStrengthMin = try c.value(.routineStrengthMin, or: d.routineStrengthMin)
         routineStrengthMax = try c.value(.routineStrengthMax, or: d.routineStrengthMax)
-        routineSlotsMax = try c.value(.routineSlotsMax, or: d.routineSlotsMax)
+        routineSlotsMax = try c.int(.routineSlotsMax, default: d.routineSlotsMax, in: 1...4)
         routineEpisodesPerSlot = try c.value(.routineEpisodesPerSlot, or: d.routineEpisodesPerSlot)
         routineShareMax = try c.value(.routineShareMax, or: d.routineShareMax)
     }

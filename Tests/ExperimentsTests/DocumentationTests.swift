@@ -1,5 +1,6 @@
 import Device
 import Traces
+import SimCore
 import Foundation
 import XCTest
 @testable import Experiments
@@ -65,29 +66,42 @@ final class DocumentationTests: XCTestCase {
                               "Docs/ExperimentSpec.md has no row for \(key) with range \(r.range)")
             }
         }
-        check(DeviceRanges.device)
-        check(AppModelRanges.work)
-        check(AppModelRanges.app)
         check(EnergyRanges.energy)
         check(EnergyRanges.radio)
-        check(MechanismRanges.silentPush, prefix: "silentPush.")
         check(MechanismRanges.strategy, prefix: "silentPush.")
-        check(MechanismRanges.backgroundTask, prefix: "beginBackgroundTask.")
-        check(MechanismRanges.finishingWork, prefix: "beginBackgroundTask.")
-        check(MechanismRanges.urlSession, prefix: "backgroundURLSession.")
-        check(MechanismRanges.transfer, prefix: "backgroundTransfer.")
-        check(MechanismRanges.continuedProcessing, prefix: "continuedProcessing.")
-        check(MechanismRanges.continuedJob, prefix: "continuedProcessing.")
-        check(MechanismRanges.swiftUI)
-        check(OutageRanges.backendOutages, prefix: "backendOutages.")
-        check(DeadZoneRanges.deadZones, prefix: "deadZones.")
+        /// A declared type's every numeric parameter, with its range and default.
+        func check(declared: [ParameterInfo], prefix: String) {
+            // An object's own keys are documented in its own table (a work model's once, for every role).
+            for leaf in declared.filter({ $0.kind != .object }).flatMap(\.numericLeaves) {
+                let key = "`\(prefix)\(leaf.path)`", range = leaf.info.range!.description
+                // A required parameter has no default; an optional one without a value says what stands in.
+                let value = leaf.info.isRequired ? "required" : leaf.info.defaultNumber.map(ValueRange.show) ?? ""
+                // A duration's default is printed in seconds, or as the duration string (`"30s"`).
+                let spelt = leaf.info.kind == .duration && !value.isEmpty && value != "required"
+                    ? "`\"\(SimDuration.seconds(leaf.info.defaultNumber!).description)\"`" : "| \(value)"
+                XCTAssertTrue(rows.contains { $0.contains(key) && $0.contains(range) && ($0.contains("| \(value)") || $0.contains(spelt)) },
+                              "Docs/ExperimentSpec.md has no row for \(key) with default \(value) and range \(range)")
+            }
+        }
+        check(declared: BackendOutageModel.declarations, prefix: "backendOutages.")
+        check(declared: DeadZoneModel.declarations, prefix: "deadZones.")
+        check(declared: WorkModel.declarations, prefix: "")
+        check(declared: DeviceConfiguration.declarations, prefix: "")
+        check(declared: AppModel.declarations, prefix: "")
+        check(declared: SilentPushRules.declarations, prefix: "silentPush.")
+        check(declared: BackgroundTaskRules.declarations, prefix: "beginBackgroundTask.")
+        check(declared: FinishingWork.declarations, prefix: "beginBackgroundTask.")
+        check(declared: BackgroundTransferRules.declarations, prefix: "backgroundURLSession.")
+        check(declared: BackgroundTransferModel.declarations, prefix: "backgroundTransfer.")
+        check(declared: ContinuedProcessingRules.declarations, prefix: "continuedProcessing.")
+        check(declared: ContinuedProcessingJob.declarations, prefix: "continuedProcessing.")
         check(GeneratorRanges.apps, prefix: "apps[].")
         check(GeneratorRanges.usage, prefix: "usage.")
         check(GeneratorRanges.power, prefix: "power.")
         check(GeneratorRanges.network, prefix: "network.")
         check(GeneratorRanges.content, prefix: "content.")
         check(TraceSetRanges.profile)
-        for r in PolicyParameterRanges.durations {
+        for r in PolicyParameterRanges.durations(in: .standard) {
             XCTAssertTrue(rows.contains { $0.contains("`\(r.policy)`") && $0.contains("`\(r.parameter)`") && $0.contains(r.range.description) },
                           "Docs/ExperimentSpec.md has no row for \(r.policy).\(r.parameter) with range \(r.range)")
         }

@@ -41,7 +41,7 @@ final class JSONTests: XCTestCase {
     func testNodeAccessorsReportPaths() throws {
         let root = JSONNode(try JSONParser.parse(#"{"a": {"n": 2.5, "d": "5x", "list": [1, "two"]}}"#))
         let a = try XCTUnwrap(root["a"])
-        XCTAssertThrowsError(try a["n"]!.int()) { XCTAssertEqual(($0 as! SpecError).path, "$.a.n") }
+        XCTAssertThrowsError(try a["n"]!.int(in: 0...10)) { XCTAssertEqual(($0 as! SpecError).path, "$.a.n") }
         XCTAssertThrowsError(try a["d"]!.duration()) { error in
             let e = error as! SpecError
             XCTAssertEqual(e.path, "$.a.d")

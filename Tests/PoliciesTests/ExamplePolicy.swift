@@ -46,8 +46,8 @@ extension PolicyRegistry {
         r.register(PolicyDescriptor(
             name: "quiet-hours", summary: "greedy, but nothing between quietStart and quietEnd",
             parameters: [
-                PolicyParameter("quietStart", .duration, default: .string("23h"), "start of the quiet hours"),
-                PolicyParameter("quietEnd", .duration, default: .string("7h"), "end of the quiet hours"),
+                PolicyParameter("quietStart", .duration, default: .string("23h"), range: 0...86_400, "start of the quiet hours"),
+                PolicyParameter("quietEnd", .duration, default: .string("7h"), range: 0...86_400, "end of the quiet hours"),
             ]) { p, _ in
             QuietHoursPolicy(quietStart: p.duration("quietStart"), quietEnd: p.duration("quietEnd"))
         })

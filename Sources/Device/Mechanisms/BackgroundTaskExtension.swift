@@ -1,4 +1,5 @@
 import SimCore
+import Traces
 
 /// What an app does with extra time at the end of a session
 /// (`UIApplication.beginBackgroundTask(withName:expirationHandler:)`): with
@@ -7,15 +8,15 @@ import SimCore
 /// done, or is expired at ``BackgroundTaskRules/budget``. A per-app
 /// parameter (`AppModel.beginBackgroundTask`, JSON key of the same name);
 /// nil (the default): the app never asks. Docs/Mechanisms.md.
-public struct FinishingWork: Sendable, Hashable, Codable {
+public struct FinishingWork: DeclaredParameters, Hashable {
     /// Probability that the app asks at a session's end. In [0, 1]; no
     /// default (required): how often apps do this is the experimenter's
     /// assumption (no published figure).
-    public var probability: Double
+    public var probability: Double = 0
     /// The work it finishes: CPU, bytes, server latency, failure
     /// probabilities, as a task's work model. Default: a small upload
     /// (`FinishingWork.defaultWork`, an assumption).
-    public var work: WorkModel
+    public var work: WorkModel = FinishingWork.defaultWork
 
     /// 1 s of CPU and a 20 kB upload (assumption: "save, upload").
     public static let defaultWork = WorkModel(cpuSeconds: 1, bytesUp: 20_000, bytesDown: 1_000)
@@ -25,42 +26,35 @@ public struct FinishingWork: Sendable, Hashable, Codable {
         self.work = work
     }
 
-    private enum CodingKeys: String, CodingKey, CaseIterable { case probability, work }
+    /// A placeholder: `probability` is required in a spec.
+    public init() {}
 
-    public init(from decoder: any Decoder) throws {
-        try decoder.container(keyedBy: AnyCodingKey.self)
-            .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        probability = try c.decode(Double.self, forKey: .probability)
-        work = try c.workModel(.work, missingKeysFrom: Self.defaultWork)
-    }
+    /// The JSON keys under an app's `beginBackgroundTask`.
+    public static let parameters: [Parameter<FinishingWork>] = [
+        .real("probability", \.probability, .probability, required: true, source: "required: the experimenter's assumption"),
+        .object("work", \.work, source: "assumption (a small upload); keys it omits from defaultWork"),
+    ]
 }
 
 /// The OS side of `beginBackgroundTask` (JSON key `device.beginBackgroundTask`).
-public struct BackgroundTaskRules: Sendable, Hashable, Codable {
+public struct BackgroundTaskRules: DeclaredParameters, Hashable {
     /// Extra time granted at a session's end; the task is expired at its
     /// end. Duration in (0, 10 min]; default 30 s. Source: the project's
     /// REFERENCES.md ("`beginBackgroundTask`: about 30 s on current iOS");
     /// Apple's API documentation gives no number (`backgroundTimeRemaining`:
     /// "The maximum amount of time remaining for the app to run in the
     /// background"), so the figure is an assumption on Apple's side.
-    public var budget: SimDuration
+    public var budget: SimDuration = .seconds(30 as Int64)
 
-    public init(budget: SimDuration = .seconds(30 as Int64)) { self.budget = budget }
+    public init() {}
 
-    private enum CodingKeys: String, CodingKey, CaseIterable { case budget }
+    public init(budget: SimDuration) { self.budget = budget }
 
-    public init(from decoder: any Decoder) throws {
-        try decoder.container(keyedBy: AnyCodingKey.self)
-            .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        budget = try c.duration(.budget, default: BackgroundTaskRules().budget)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeDuration(budget, forKey: .budget)
-    }
+    /// The JSON keys under `device.beginBackgroundTask`.
+    public static let parameters: [Parameter<BackgroundTaskRules>] = [
+        .duration("budget", \.budget, .seconds(0, 600, open: true),
+                  source: "REFERENCES.md (about 30 s on current iOS); Apple gives no number"),
+    ]
 }
 
 /// The extra-time runs of one simulation: at most one per app at a time

@@ -1,30 +1,35 @@
 import SimCore
+import Traces
 
 /// A transfer an app hands to a background `URLSession` at the end of a
 /// session (`AppModel.backgroundTransfer`, JSON key of the same name); nil
 /// (the default): the app hands none. Docs/Mechanisms.md ("Background
 /// URLSession").
-public struct BackgroundTransferModel: Sendable, Hashable, Codable {
+public struct BackgroundTransferModel: DeclaredParameters, Hashable {
     /// Probability that the app hands a transfer at a session's end. In
     /// [0, 1]; required (assumption: the experimenter's).
-    public var probability: Double
+    public var probability: Double = 0
     /// Bytes received and sent. In [0, 10¹⁰] B; defaults 2 MB down, 0 up
     /// (assumption: a media or content download).
-    public var bytesDown: Double
-    public var bytesUp: Double
+    public var bytesDown: Double = 2_000_000
+    public var bytesUp: Double = 0
     /// `URLSessionConfiguration.isDiscretionary`: the system waits for
     /// Wi-Fi and a charger. Default false.
-    public var discretionary: Bool
+    public var discretionary = false
     /// The download is the app's content: when the app handles the
     /// completion, its copy includes every update published up to the
     /// transfer's start (the server answered then). Default true.
-    public var fetchesContent: Bool
+    public var fetchesContent = true
     /// Transfers the app hands, one at each background relaunch, after the
     /// first (a list of files fetched one by one: the pattern the relaunch
     /// rate limit acts on). Integer in [0, 100]; default 0 (assumption).
-    public var followUps: Int
+    public var followUps = 0
 
-    public init(probability: Double, bytesDown: Double = 2_000_000, bytesUp: Double = 0,
+    /// A placeholder: `probability` is required in a spec.
+    public init() {}
+
+    public init(probability: Double, bytesDown: Double = BackgroundTransferModel().bytesDown,
+                bytesUp: Double = BackgroundTransferModel().bytesUp,
                 discretionary: Bool = false, fetchesContent: Bool = true, followUps: Int = 0) {
         self.probability = probability
         self.bytesDown = bytesDown
@@ -34,26 +39,19 @@ public struct BackgroundTransferModel: Sendable, Hashable, Codable {
         self.followUps = followUps
     }
 
-    private enum CodingKeys: String, CodingKey, CaseIterable {
-        case probability, bytesDown, bytesUp, discretionary, fetchesContent, followUps
-    }
-
-    public init(from decoder: any Decoder) throws {
-        try decoder.container(keyedBy: AnyCodingKey.self)
-            .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let d = BackgroundTransferModel(probability: 0)
-        probability = try c.decode(Double.self, forKey: .probability)
-        bytesDown = try c.value(.bytesDown, default: d.bytesDown)
-        bytesUp = try c.value(.bytesUp, default: d.bytesUp)
-        discretionary = try c.value(.discretionary, default: d.discretionary)
-        fetchesContent = try c.value(.fetchesContent, default: d.fetchesContent)
-        followUps = try c.value(.followUps, default: d.followUps)
-    }
+    /// The JSON keys under an app's `backgroundTransfer`.
+    public static let parameters: [Parameter<BackgroundTransferModel>] = [
+        .real("probability", \.probability, .probability, required: true, source: "required: the experimenter's assumption"),
+        .real("bytesDown", \.bytesDown, ValueRange(0, 1e10, unit: "B"), source: "assumption (a media or content download)"),
+        .real("bytesUp", \.bytesUp, ValueRange(0, 1e10, unit: "B"), source: "assumption"),
+        .flag("discretionary", \.discretionary, source: "URLSessionConfiguration.isDiscretionary (default false)"),
+        .flag("fetchesContent", \.fetchesContent, source: "assumption"),
+        .integer("followUps", \.followUps, 0...100, source: "assumption (files fetched one by one)"),
+    ]
 }
 
 /// The system side of background `URLSession` (JSON key `device.backgroundURLSession`).
-public struct BackgroundTransferRules: Sendable, Hashable, Codable {
+public struct BackgroundTransferRules: DeclaredParameters, Hashable {
     /// The delay before the first background relaunch of an app for a
     /// completed transfer; it doubles on every background relaunch and is
     /// reset by a foreground launch of the app. Duration in [0, 1 day];
@@ -61,42 +59,34 @@ public struct BackgroundTransferRules: Sendable, Hashable, Codable {
     /// resume delay starts at 60 s and doubles on every background
     /// relaunch; it resets when the app comes to the foreground"), from
     /// Apple's developer-forum guidance; not in Apple's API reference.
-    public var relaunchDelay: SimDuration
+    public var relaunchDelay: SimDuration = .seconds(60 as Int64)
     /// CPU the app spends handling a completion when relaunched
     /// (`application(_:handleEventsForBackgroundURLSession:completionHandler:)`).
     /// Seconds in [0, 30]; default 0.5 (assumption).
-    public var relaunchCPUSeconds: Double
+    public var relaunchCPUSeconds = 0.5
     /// A transfer not completed this long after it was handed fails
     /// (`timeoutIntervalForResource`). Duration in [1 min, 30 days];
     /// default 7 days (Apple: the default value of
     /// `timeoutIntervalForResource` is 7 days).
-    public var resourceTimeout: SimDuration
+    public var resourceTimeout: SimDuration = .hours(24 * 7)
 
-    public init(relaunchDelay: SimDuration = .seconds(60 as Int64), relaunchCPUSeconds: Double = 0.5,
-                resourceTimeout: SimDuration = .hours(24 * 7)) {
+    public init() {}
+
+    public init(relaunchDelay: SimDuration, relaunchCPUSeconds: Double = BackgroundTransferRules().relaunchCPUSeconds,
+                resourceTimeout: SimDuration = BackgroundTransferRules().resourceTimeout) {
         self.relaunchDelay = relaunchDelay
         self.relaunchCPUSeconds = relaunchCPUSeconds
         self.resourceTimeout = resourceTimeout
     }
 
-    private enum CodingKeys: String, CodingKey, CaseIterable { case relaunchDelay, relaunchCPUSeconds, resourceTimeout }
-
-    public init(from decoder: any Decoder) throws {
-        try decoder.container(keyedBy: AnyCodingKey.self)
-            .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let d = BackgroundTransferRules()
-        relaunchDelay = try c.duration(.relaunchDelay, default: d.relaunchDelay)
-        relaunchCPUSeconds = try c.value(.relaunchCPUSeconds, default: d.relaunchCPUSeconds)
-        resourceTimeout = try c.duration(.resourceTimeout, default: d.resourceTimeout)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeDuration(relaunchDelay, forKey: .relaunchDelay)
-        try c.encode(relaunchCPUSeconds, forKey: .relaunchCPUSeconds)
-        try c.encodeDuration(resourceTimeout, forKey: .resourceTimeout)
-    }
+    /// The JSON keys under `device.backgroundURLSession`.
+    public static let parameters: [Parameter<BackgroundTransferRules>] = [
+        .duration("relaunchDelay", \.relaunchDelay, .seconds(0, 86_400),
+                  source: "REFERENCES.md (60 s, doubling per background relaunch), Apple's developer forums"),
+        .real("relaunchCPUSeconds", \.relaunchCPUSeconds, .seconds(0, 30), source: "assumption"),
+        .duration("resourceTimeout", \.resourceTimeout, .seconds(60, 30 * 86_400),
+                  source: "Apple, timeoutIntervalForResource (default 7 days)"),
+    ]
 }
 
 /// The transfers handed to the system on one device, at most one per app

@@ -1,4 +1,5 @@
 import SimCore
+import Traces
 
 /// What a continued-processing request does when the system cannot run it
 /// now (`BGContinuedProcessingTaskRequest.SubmissionStrategy`). Apple:
@@ -16,20 +17,20 @@ public enum ContinuedProcessingStrategy: String, Sendable, Hashable, Codable {
 /// start; it continues after the app leaves the foreground. A per-app
 /// parameter (`AppModel.continuedProcessing`, JSON key of the same name);
 /// nil (the default): the app never submits one.
-public struct ContinuedProcessingJob: Sendable, Hashable, Codable {
+public struct ContinuedProcessingJob: DeclaredParameters, Hashable {
     /// Probability per session that the user starts a job. In [0, 1];
     /// required (assumption: no published figure).
-    public var probability: Double
+    public var probability: Double = 0
     /// The job's work: its bytes on the radio model first, then its CPU
     /// (the task's progress is the fraction of that time gone). Default
     /// `defaultWork` (assumption).
-    public var work: WorkModel
+    public var work: WorkModel = ContinuedProcessingJob.defaultWork
     /// `.queue` (Apple's default) or `.fail`.
-    public var strategy: ContinuedProcessingStrategy
+    public var strategy = ContinuedProcessingStrategy.queue
     /// The user's cancel hazard while the job runs (the system shows its
     /// progress and a cancel control): per hour of running, in [0, 3600];
     /// default 0 (assumption: no published figure).
-    public var cancelPerHour: Double
+    public var cancelPerHour: Double = 0
 
     /// 120 s of CPU and a 20 MB upload (assumption: "exporting files").
     public static let defaultWork = WorkModel(cpuSeconds: 120, bytesUp: 20_000_000, bytesDown: 10_000)
@@ -42,33 +43,32 @@ public struct ContinuedProcessingJob: Sendable, Hashable, Codable {
         self.cancelPerHour = cancelPerHour
     }
 
-    private enum CodingKeys: String, CodingKey, CaseIterable { case probability, work, strategy, cancelPerHour }
+    /// A placeholder: `probability` is required in a spec.
+    public init() {}
 
-    public init(from decoder: any Decoder) throws {
-        try decoder.container(keyedBy: AnyCodingKey.self)
-            .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        probability = try c.decode(Double.self, forKey: .probability)
-        work = try c.workModel(.work, missingKeysFrom: Self.defaultWork)
-        strategy = try c.value(.strategy, default: .queue)
-        cancelPerHour = try c.value(.cancelPerHour, default: 0)
-    }
+    /// The JSON keys under an app's `continuedProcessing`.
+    public static let parameters: [Parameter<ContinuedProcessingJob>] = [
+        .real("probability", \.probability, .probability, required: true, source: "required: no published figure"),
+        .object("work", \.work, source: "assumption (exporting files); keys it omits from defaultWork"),
+        .choice("strategy", \.strategy, source: "Apple, BGContinuedProcessingTaskRequest.SubmissionStrategy (default queue)"),
+        .real("cancelPerHour", \.cancelPerHour, ValueRange(0, 3_600, unit: "/h"), source: "assumption"),
+    ]
 }
 
 /// The OS side of continued processing (JSON key `device.continuedProcessing`).
 /// Apple publishes no concurrency limit and no definition of "resource
 /// constraints": both are parameters and assumptions.
-public struct ContinuedProcessingRules: Sendable, Hashable, Codable {
+public struct ContinuedProcessingRules: DeclaredParameters, Hashable {
     /// At most this many continued-processing tasks run at once on the
     /// device (Apple: "the system is currently at the maximum level of
     /// concurrent tasks", no number). In [1, 16]; default 2 (assumption).
-    public var maxRunning: Int
+    public var maxRunning = 2
     /// Under resource pressure at most this many keep running: the others
     /// are ended, least progress first (Apple: "The system prioritizes the
     /// termination of tasks that reflect minimal or no progress, when
     /// resources become constrained"); queued ones do not start. In
     /// [0, maxRunning]; default 1 (assumption).
-    public var maxRunningUnderPressure: Int
+    public var maxRunningUnderPressure = 1
     /// Pressure: the battery at or under this level (percent, in [0, 100])
     /// or Low Power Mode on (assumption). Nil (the default): the OS's own
     /// low-battery line, ``OSRules/lowBatteryPercent`` (20 %), so that
@@ -76,23 +76,24 @@ public struct ContinuedProcessingRules: Sendable, Hashable, Codable {
     /// here is an assumption.
     public var pressureBatteryPercent: Double?
 
-    public init(maxRunning: Int = 2, maxRunningUnderPressure: Int = 1, pressureBatteryPercent: Double? = nil) {
+    public init() {}
+
+    public init(maxRunning: Int = ContinuedProcessingRules().maxRunning,
+                maxRunningUnderPressure: Int = ContinuedProcessingRules().maxRunningUnderPressure,
+                pressureBatteryPercent: Double? = nil) {
         self.maxRunning = maxRunning
         self.maxRunningUnderPressure = maxRunningUnderPressure
         self.pressureBatteryPercent = pressureBatteryPercent
     }
 
-    private enum CodingKeys: String, CodingKey, CaseIterable { case maxRunning, maxRunningUnderPressure, pressureBatteryPercent }
-
-    public init(from decoder: any Decoder) throws {
-        try decoder.container(keyedBy: AnyCodingKey.self)
-            .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let d = ContinuedProcessingRules()
-        maxRunning = try c.value(.maxRunning, default: d.maxRunning)
-        maxRunningUnderPressure = try c.value(.maxRunningUnderPressure, default: d.maxRunningUnderPressure)
-        pressureBatteryPercent = try c.decodeIfPresent(Double.self, forKey: .pressureBatteryPercent) ?? d.pressureBatteryPercent
-    }
+    /// The JSON keys under `device.continuedProcessing`
+    /// (`maxRunningUnderPressure` is also checked against `maxRunning`).
+    public static let parameters: [Parameter<ContinuedProcessingRules>] = [
+        .integer("maxRunning", \.maxRunning, 1...16, source: "assumption (Apple gives no number)"),
+        .integer("maxRunningUnderPressure", \.maxRunningUnderPressure, 0...16, source: "assumption"),
+        .real("pressureBatteryPercent", \.pressureBatteryPercent, ValueRange(0, 100, unit: "%"),
+              source: "assumption (absent: the OS's lowBatteryPercent)"),
+    ]
 
     /// Whether the device is under resource pressure in `state`, given the
     /// OS's low-battery line (the default pressure level).

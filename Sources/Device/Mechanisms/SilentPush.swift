@@ -1,4 +1,5 @@
 import SimCore
+import Traces
 
 /// When an app's content server sends a background notification (a silent
 /// push, `content-available: 1`): the server side of push. A per-app
@@ -122,7 +123,7 @@ extension PushStrategy: Codable {
 /// background notifications, and how long a woken app may run. Part of
 /// ``DeviceConfiguration`` (JSON key `silentPush`); every parameter is
 /// documented in Docs/Mechanisms.md with its source.
-public struct SilentPushRules: Sendable, Hashable, Codable {
+public struct SilentPushRules: DeclaredParameters, Hashable {
     /// Background notifications delivered per app and hour in the long run
     /// (the refill rate of a per-app token bucket). Per hour, in (0, 3600];
     /// default 3. Source: Apple, "Pushing background updates to your App":
@@ -131,41 +132,35 @@ public struct SilentPushRules: Sendable, Hashable, Codable {
     /// or three per hour." That the system's allowance equals the upper
     /// end of this advice, and takes the form of a token bucket, is an
     /// assumption (Apple publishes no mechanism).
-    public var perHour: Double
+    public var perHour: Double = 3
     /// Deliveries an app may receive back to back after a quiet period (the
     /// bucket's capacity; it starts full). Count, in [1, 100]; default 3
     /// (assumption: one hour's allowance).
-    public var burst: Double
+    public var burst: Double = 3
     /// How long a woken app may run to fetch and call the completion
     /// handler; past it the run is expired. Duration in (0, 10 min];
     /// default 30 s. Source: Apple,
     /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`:
     /// "Your app has up to 30 seconds of wall-clock time to process the
     /// notification and call the specified completion handler block."
-    public var handlerBudget: SimDuration
+    public var handlerBudget: SimDuration = .seconds(30 as Int64)
 
-    public init(perHour: Double = 3, burst: Double = 3, handlerBudget: SimDuration = .seconds(30 as Int64)) {
+    public init() {}
+
+    public init(perHour: Double, burst: Double = SilentPushRules().burst,
+                handlerBudget: SimDuration = SilentPushRules().handlerBudget) {
         self.perHour = perHour
         self.burst = burst
         self.handlerBudget = handlerBudget
     }
 
-    private enum CodingKeys: String, CodingKey, CaseIterable { case perHour, burst, handlerBudget }
-
-    public init(from decoder: any Decoder) throws {
-        try decoder.container(keyedBy: AnyCodingKey.self)
-            .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let d = SilentPushRules()
-        perHour = try c.value(.perHour, default: d.perHour)
-        burst = try c.value(.burst, default: d.burst)
-        handlerBudget = try c.duration(.handlerBudget, default: d.handlerBudget)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(perHour, forKey: .perHour)
-        try c.encode(burst, forKey: .burst)
-        try c.encodeDuration(handlerBudget, forKey: .handlerBudget)
-    }
+    /// The JSON keys under `device.silentPush`. The rate starts above 0 (a
+    /// zero rate would hold every push for ever) and is capped at one a second.
+    public static let parameters: [Parameter<SilentPushRules>] = [
+        .real("perHour", \.perHour, ValueRange(0, 3_600, lowerOpen: true, unit: "/h"),
+              source: "Apple, Pushing background updates to your App (\"two or three per hour\"); the bucket: assumption"),
+        .real("burst", \.burst, ValueRange(1, 100), source: "assumption (one hour's allowance)"),
+        .duration("handlerBudget", \.handlerBudget, .seconds(0, 600, open: true),
+                  source: "Apple, application(_:didReceiveRemoteNotification:fetchCompletionHandler:) (30 s)"),
+    ]
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SimCore
+import Traces
 
 /// Server outages of each app's backend: an alternating renewal process per
 /// app, up-time then outage then up-time … from the start of the run.
@@ -15,48 +16,43 @@ import SimCore
 /// exponential up-times (a Poisson process of outage starts) are the usual
 /// assumption of availability models. The parameters are assumptions, not
 /// fits (Docs/Semantics.md, "Backend outages", says what they give).
-public struct BackendOutageModel: Sendable, Hashable, Codable {
+public struct BackendOutageModel: DeclaredParameters, Hashable {
     /// Outage starts per app and day of up-time (the rate of the
     /// exponential up-time). Per day, in [0, 48]; default 0 (off).
     /// Assumption; the default suite uses 0.1 (one outage per app about
     /// every 10 days), see Docs/Semantics.md.
-    public var perDay: Double
+    public var perDay: Double = 0
     /// Median outage duration (log-normal). Duration in [1 s, 1 day];
     /// default 1 h (assumption: half of the outages shorter than an hour,
     /// shorter than the publicly recorded ones, which are the large ones).
-    public var medianDuration: SimDuration
+    public var medianDuration: SimDuration = .hours(1)
     /// σ of the log of the outage duration. In [0, 3]; default 1 (the
     /// middle 68 % of outages last between median/e and median·e, about
     /// 22 min to 2.7 h at the default median; 5 % last over 5 h). Assumption.
-    public var durationSigma: Double
+    public var durationSigma: Double = 1
 
-    public init(perDay: Double = 0, medianDuration: SimDuration = .hours(1), durationSigma: Double = 1) {
+    public init() {}
+
+    public init(perDay: Double, medianDuration: SimDuration = BackendOutageModel().medianDuration,
+                durationSigma: Double = BackendOutageModel().durationSigma) {
         self.perDay = perDay
         self.medianDuration = medianDuration
         self.durationSigma = durationSigma
     }
 
+    /// The JSON keys under `device.backendOutages` (what each value gives:
+    /// the comments above and Docs/Semantics.md, "Backend outages"). The
+    /// rate is capped at 48 a day (one every half hour of up-time): beyond
+    /// that the backend is rarely up and the feature stops being a burst model.
+    public static let parameters: [Parameter<BackendOutageModel>] = [
+        .real("perDay", \.perDay, ValueRange(0, 48, unit: "/day"), source: "assumption (0: off)"),
+        .duration("medianDuration", \.medianDuration, .seconds(1, 86_400), source: "assumption"),
+        .real("durationSigma", \.durationSigma, ValueRange(0, 3), source: "assumption"),
+    ]
+
     /// Whether any outage can happen.
     public var isOn: Bool { perDay > 0 }
 
-    private enum CodingKeys: String, CodingKey, CaseIterable { case perDay, medianDuration, durationSigma }
-
-    public init(from decoder: any Decoder) throws {
-        try decoder.container(keyedBy: AnyCodingKey.self)
-            .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let d = BackendOutageModel()
-        perDay = try c.value(.perDay, default: d.perDay)
-        medianDuration = try c.duration(.medianDuration, default: d.medianDuration)
-        durationSigma = try c.value(.durationSigma, default: d.durationSigma)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(perDay, forKey: .perDay)
-        try c.encodeDuration(medianDuration, forKey: .medianDuration)
-        try c.encode(durationSigma, forKey: .durationSigma)
-    }
 }
 
 /// One device's outage intervals, per app, drawn at the simulator's start

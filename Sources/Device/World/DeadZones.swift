@@ -1,5 +1,6 @@
 import Foundation
 import SimCore
+import Traces
 
 /// Dead zones: periods where the device shows a network (Wi-Fi joined or
 /// cellular attached) but nothing gets through — weak signal at the edge of
@@ -20,56 +21,51 @@ import SimCore
 /// assumptions scaled to that figure, not fits; no per-network split is
 /// modelled (that study measured cellular only, and no Wi-Fi figure was
 /// found).
-public struct DeadZoneModel: Sendable, Hashable, Codable {
+public struct DeadZoneModel: DeclaredParameters, Hashable {
     /// Dead-zone starts per day outside dead zones (the rate of the
     /// exponential gap). Per day, in [0, 96]; default 0 (off). Assumption.
-    public var perDay: Double
+    public var perDay: Double = 0
     /// Median dead-zone duration (log-normal). Duration in [1 s, 1 day];
     /// default 5 min (assumption).
-    public var medianDuration: SimDuration
+    public var medianDuration: SimDuration = .minutes(5)
     /// σ of the log of the duration. In [0, 3]; default 1 (the middle 68 %
     /// last between median/e and median·e, about 1.8 to 13.6 min at the
     /// default median). Assumption.
-    public var durationSigma: Double
+    public var durationSigma: Double = 1
     /// How long a request waits for a first byte before it times out: a
     /// networked run that starts in a dead zone keeps the radio active for
     /// this long (after any promotion), then fails — or is expired by its
     /// budget first, when the budget is shorter. Duration in [1 s, 600 s];
     /// default 60 s: Apple's default `URLSessionConfiguration.
     /// timeoutIntervalForRequest` ("The default value is `60`").
-    public var requestTimeout: SimDuration
+    public var requestTimeout: SimDuration = .seconds(60 as Int64)
 
-    public init(perDay: Double = 0, medianDuration: SimDuration = .minutes(5), durationSigma: Double = 1,
-                requestTimeout: SimDuration = .seconds(60 as Int64)) {
+    public init() {}
+
+    public init(perDay: Double, medianDuration: SimDuration = DeadZoneModel().medianDuration,
+                durationSigma: Double = DeadZoneModel().durationSigma,
+                requestTimeout: SimDuration = DeadZoneModel().requestTimeout) {
         self.perDay = perDay
         self.medianDuration = medianDuration
         self.durationSigma = durationSigma
         self.requestTimeout = requestTimeout
     }
 
+    /// The JSON keys under `device.deadZones` (Docs/Semantics.md, "Dead
+    /// zones"). The rate is capped at 96 a day (one every quarter hour
+    /// outside zones): beyond that the device is rarely connected and the
+    /// feature stops being a burst model. The timeout is capped at 10 min,
+    /// past any budget of an app refresh.
+    public static let parameters: [Parameter<DeadZoneModel>] = [
+        .real("perDay", \.perDay, ValueRange(0, 96, unit: "/day"), source: "assumption (0: off)"),
+        .duration("medianDuration", \.medianDuration, .seconds(1, 86_400), source: "assumption"),
+        .real("durationSigma", \.durationSigma, ValueRange(0, 3), source: "assumption"),
+        .duration("requestTimeout", \.requestTimeout, .seconds(1, 600),
+                  source: "Apple, URLSessionConfiguration.timeoutIntervalForRequest (default 60)"),
+    ]
+
     /// Whether any dead zone can happen.
     public var isOn: Bool { perDay > 0 }
-
-    private enum CodingKeys: String, CodingKey, CaseIterable { case perDay, medianDuration, durationSigma, requestTimeout }
-
-    public init(from decoder: any Decoder) throws {
-        try decoder.container(keyedBy: AnyCodingKey.self)
-            .rejectUnknownKeys(known: Set(CodingKeys.allCases.map(\.stringValue)))
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let d = DeadZoneModel()
-        perDay = try c.value(.perDay, default: d.perDay)
-        medianDuration = try c.duration(.medianDuration, default: d.medianDuration)
-        durationSigma = try c.value(.durationSigma, default: d.durationSigma)
-        requestTimeout = try c.duration(.requestTimeout, default: d.requestTimeout)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(perDay, forKey: .perDay)
-        try c.encodeDuration(medianDuration, forKey: .medianDuration)
-        try c.encode(durationSigma, forKey: .durationSigma)
-        try c.encodeDuration(requestTimeout, forKey: .requestTimeout)
-    }
 }
 
 /// One device's dead zones, drawn at the simulator's start from the

@@ -1,4 +1,5 @@
 import Foundation
+import Traces
 
 /// Decodes a `Codable` parameter struct from a spec node, strictly: type
 /// errors name their JSON path, and a key the type does not know is an
@@ -47,45 +48,8 @@ public enum CodableFromJSON {
         }
     }
 
-    /// The JSON kind a Swift type decodes from, in the words of the spec docs.
-    static func kind(of type: Any.Type) -> String {
-        let name = String(describing: type)
-        if name.hasPrefix("Dictionary") { return "an object" }
-        if name.hasPrefix("Array") { return "an array" }
-        if name == "String" { return "a string (durations are strings such as \"30s\")" }
-        if name == "Bool" { return "true or false" }
-        if ["Double", "Float", "Int", "Int64", "UInt64", "Int32"].contains(name) { return "a number" }
-        return "a value of another type"
-    }
-
-    /// What Foundation says it found ("... but found number instead."), as "a number".
-    static func found(in debugDescription: String) -> String {
-        guard let r = debugDescription.range(of: "but found ") else { return "a value of another type" }
-        let word = debugDescription[r.upperBound...].split(separator: " ").first.map(String.init) ?? ""
-        switch word {
-        case "number": return "a number"
-        case "a", "string": return "a string"
-        case "bool", "boolean": return "true or false"
-        case "null": return "null"
-        case "array", "an": return debugDescription.contains("array") ? "an array" : "an object"
-        case "dictionary", "object": return "an object"
-        default: return word.isEmpty ? "a value of another type" : word
-        }
-    }
-
     static func describe(_ error: DecodingError, under root: String) -> SpecError {
-        func path(_ keys: [CodingKey]) -> String {
-            root + keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        }
-        switch error {
-        case let .typeMismatch(type, c), let .valueNotFound(type, c):
-            return SpecError(path: path(c.codingPath), message: "expected \(kind(of: type)), found \(found(in: c.debugDescription))")
-        case let .keyNotFound(key, c):
-            return SpecError(path: path(c.codingPath + [key]), message: "required key \"\(key.stringValue)\" is missing")
-        case let .dataCorrupted(c):
-            return SpecError(path: path(c.codingPath), message: c.debugDescription)
-        @unknown default:
-            return SpecError(path: root, message: "cannot decode this value")
-        }
+        let (path, message) = DecodingErrorText.describe(error)
+        return SpecError(path: root + path, message: message)
     }
 }

@@ -1,4 +1,5 @@
 import SimCore
+import Traces
 
 /// A problem in an experiment file, located by a JSON path such as
 /// `$.policies[2].params.interval`, with what was expected.
@@ -76,15 +77,13 @@ public struct JSONNode: Sendable {
         return d
     }
 
-    /// A whole number in `range`.
-    public func int(in range: ClosedRange<Int> = Int.min...Int.max) throws(SpecError) -> Int {
-        guard case let .number(d) = value else { throw mismatch("a whole number") }
-        guard d == d.rounded(), abs(d) < 9e15 else { throw error("expected a whole number, found \(d)") }
-        let i = Int(d)
-        guard range.contains(i) else {
-            throw error("\(i) is out of range; expected \(range.lowerBound == Int.min ? "at most \(range.upperBound)" : range.upperBound == Int.max ? "at least \(range.lowerBound)" : "\(range.lowerBound)...\(range.upperBound)")")
+    /// A whole number in `range`, under the one number rule (``WholeNumber``).
+    public func int(in range: ClosedRange<Int>) throws(SpecError) -> Int {
+        guard case let .number(d) = value else { throw mismatch("a whole number in \(WholeNumber.text(range))") }
+        switch WholeNumber.read(d, in: range) {
+        case let .success(i): return i
+        case let .failure(p): throw error(p.message)
         }
-        return i
     }
 
     /// A duration written as a string (`"15m"`, `"30s"`).

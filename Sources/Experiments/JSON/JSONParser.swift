@@ -18,6 +18,9 @@ public enum JSONParser {
         return v
     }
 
+    /// Written by JavaScript and Python for a non-finite double, but not JSON.
+    static let nonFinite = "NaN and Infinity are not JSON numbers; give a finite number"
+
     private struct Cursor {
         let bytes: [UInt8]
         var i = 0
@@ -57,6 +60,7 @@ public enum JSONParser {
             case UInt8(ascii: "f"): return try expect("false", .bool(false))
             case UInt8(ascii: "n"): return try expect("null", .null)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+            case UInt8(ascii: "N"), UInt8(ascii: "I"): throw error(JSONParser.nonFinite)
             default: throw error("unexpected character '\(Character(Unicode.Scalar(b)))'; expected a value")
             }
         }
@@ -169,6 +173,7 @@ public enum JSONParser {
                 return n
             }
             if peek == UInt8(ascii: "-") { i += 1 }
+            if peek == UInt8(ascii: "I") { throw error(JSONParser.nonFinite) }
             if peek == UInt8(ascii: "0") {
                 i += 1
             } else if digits(&self) == 0 {
@@ -184,7 +189,9 @@ public enum JSONParser {
                 if digits(&self) == 0 { throw error("invalid number: digits expected in exponent") }
             }
             let text = String(decoding: bytes[start..<i], as: UTF8.self)
-            guard let d = Double(text), d.isFinite else { throw error("number out of range") }
+            guard let d = Double(text), d.isFinite else {
+                throw error("number \(text) is beyond the range of a double (about ±1.8e308)")
+            }
             return .number(d)
         }
     }

@@ -23,8 +23,8 @@ public struct DeviceVariant: Sendable {
     public let device: DeviceConfiguration
     /// JSON path of the variant, for messages.
     public let path: String
-    /// App names written under the variant's `device.apps`.
-    public let appsNamed: [String]
+    /// App names written under the variant's `device.apps`, each with its JSON path.
+    public let appsNamed: [(name: String, path: String)]
 }
 
 enum DeviceVariants {
@@ -55,8 +55,10 @@ enum DeviceVariants {
             let merged = merge(base?.value ?? .object([]), overrides?.value ?? .object([]))
             let device = try CodableFromJSON.decode(DeviceConfiguration.self, from: JSONNode(merged, path: path))
             try DeviceRanges.check(device, at: path)
-            var named: [String] = []
-            if case let .object(pairs)? = overrides?["apps"]?.value { named = pairs.map(\.key) }
+            var named: [(name: String, path: String)] = []
+            if case let .object(pairs)? = overrides?["apps"]?.value {
+                named = pairs.map { ($0.key, "\(path).apps.\($0.key)") }
+            }
             out.append(DeviceVariant(label: label, device: device, path: item.path, appsNamed: named))
         }
         return out

@@ -33,9 +33,10 @@ public struct ExperimentSpec: Sendable {
     public var file: String?
     /// The policies its configurations were checked against, and are built from.
     public var registry: PolicyRegistry
-    /// The app names written under `device.apps` (checked against the
-    /// world's apps once they are known: ``SpecChecks``).
-    public var appsNamedInDevice: [String] = []
+    /// The app names written under `device.apps` and under each variant's
+    /// `device.apps`, each with the JSON path it is written at (checked
+    /// against the world's apps once they are known: ``SpecChecks``).
+    public var appsNamedInDevice: [(name: String, path: String)] = []
     /// The `devices` axis (empty without one): every policy configuration
     /// runs once per variant (``DeviceVariant``).
     public var deviceVariants: [DeviceVariant] = []
@@ -134,8 +135,10 @@ public struct ExperimentSpec: Sendable {
             try CodableFromJSON.decode(DeviceConfiguration.self, from: d)
         } ?? DeviceConfiguration()
         try DeviceRanges.check(device, at: "$.device")
-        var namedApps: [String] = []
-        if let d = f["device"], case let .object(pairs)? = d["apps"]?.value { namedApps = pairs.map(\.key) }
+        var namedApps: [(name: String, path: String)] = []
+        if let d = f["device"], case let .object(pairs)? = d["apps"]?.value {
+            namedApps = pairs.map { ($0.key, "$.device.apps.\($0.key)") }
+        }
 
         let policiesNode = try required("policies")
         var configurations: [ExperimentConfiguration] = []
@@ -159,10 +162,9 @@ public struct ExperimentSpec: Sendable {
             seen[c.label] = c.path
         }
         for c in configurations {
-            // The registry's checks first (types, names, signs), then the ranges.
+            // The registry checks types, names, signs and the declared ranges.
             let made = try PolicyFactory.makeOwningResources(c.policy, path: c.path, registry: registry)
             for r in made.resources { r.shutDown() }
-            try PolicyParameterRanges.check(c.policy, at: c.path)
         }
 
         var baseline = 0

@@ -1,3 +1,4 @@
+import Traces
 import Policies
 
 /// Expands the policy entries of a spec into configurations: a list of

@@ -9,7 +9,7 @@ extension IOSSystemPolicy {
         name: "ios-system",
         summary: "model of iOS's own discretionary scheduler: usage priority, energy/data budgets, fetch-result feedback, rate limit, night processing (baseline)",
         parameters: [
-            PolicyParameter("baseInterval", .duration, default: .string("1h"), "refresh interval at priority 1, rate 1 (assumption)"),
+            PolicyParameter("baseInterval", .duration, default: .string("1h"), range: 60...30 * 86_400, "refresh interval at priority 1, rate 1 (assumption)"),
             PolicyParameter("usageDecay", .number, default: .number(0.9), range: 0...1, "per-day weight of past launches (assumption)"),
             PolicyParameter("energyBudget", .number, default: .number(100), range: 0...1e12, "background battery joules per day (assumption)"),
             PolicyParameter("energyBurst", .number, default: .number(0.1), range: 0...1, "share of a day's budgets available at midnight (assumption)"),
@@ -20,12 +20,12 @@ extension IOSSystemPolicy {
             PolicyParameter("failedFactor", .number, default: .number(0.7), range: 0...1, "rate × this after a failure (assumption)"),
             PolicyParameter("expiredFactor", .number, default: .number(0.5), range: 0...1, "rate × this after an expiration (assumption)"),
             PolicyParameter("slowFactor", .number, default: .number(0.8), range: 0...1, "rate × this after a run longer than slowRun (assumption)"),
-            PolicyParameter("slowRun", .duration, default: .string("10s"), "a refresh longer than this is slow (assumption)"),
+            PolicyParameter("slowRun", .duration, default: .string("10s"), range: 1...86_400, "a refresh longer than this is slow (assumption)"),
             PolicyParameter("minRate", .number, default: .number(0.1), range: 0.001...1, "lowest rate multiplier (assumption)"),
             PolicyParameter("maxRate", .number, default: .number(4), range: 1...1000, "highest rate multiplier (assumption)"),
-            PolicyParameter("distrustFor", .duration, default: .string("7d"), "after .newData from a failed/expired run, the app's .newData counts as .noData this long (assumption)"),
-            PolicyParameter("processingIdle", .duration, default: .string("30m"), "screen off this long on the charger before processing (assumption)"),
-            PolicyParameter("processingRecency", .duration, default: .string("7d"), "processing only for apps launched within this (assumption)"),
+            PolicyParameter("distrustFor", .duration, default: .string("7d"), range: 1...365 * 86_400, "after .newData from a failed/expired run, the app's .newData counts as .noData this long (assumption)"),
+            PolicyParameter("processingIdle", .duration, default: .string("30m"), range: 1...86_400, "screen off this long on the charger before processing (assumption)"),
+            PolicyParameter("processingRecency", .duration, default: .string("7d"), range: 3_600...365 * 86_400, "processing only for apps launched within this (assumption)"),
         ]) { p, _ in
         var f = OpportunityRate.Factors()
         f.newDataGain = p.number("newDataGain")

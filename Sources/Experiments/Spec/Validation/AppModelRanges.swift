@@ -1,3 +1,4 @@
+import Traces
 import Device
 import SimCore
 
@@ -7,33 +8,8 @@ public enum AppModelRanges {
     /// One day in seconds: the upper bound of most durations.
     static let day = 86_400.0
 
-    public static let work: [RangeRule<WorkModel>] = [
-        RangeRule("cpuSeconds", .seconds(0, 3_600)) { $0.cpuSeconds },
-        RangeRule("bytesUp", ValueRange(0, 1e10, unit: "B")) { $0.bytesUp },
-        RangeRule("bytesDown", ValueRange(0, 1e10, unit: "B")) { $0.bytesDown },
-        RangeRule("serverLatency", .seconds(0, 3_600)) { $0.serverLatency.seconds },
-        RangeRule("serverLatencySigma", ValueRange(0, 5)) { $0.serverLatencySigma },
-        RangeRule("failureProbabilityWifi", .probability) { $0.failureProbabilityWifi },
-        RangeRule("failureProbabilityCellular", .probability) { $0.failureProbabilityCellular },
-    ]
-
-    /// Intervals that reschedule work start at one second: zero would let an
-    /// app resubmit at the instant it ran, forever.
-    public static let app: [RangeRule<AppModel>] = [
-        RangeRule("minimumFetchInterval", .seconds(1, 30 * day)) { $0.minimumFetchInterval.seconds },
-        RangeRule("refreshEarliestBeginDelay", .seconds(0, 30 * day)) { $0.refreshEarliestBeginDelay.seconds },
-        RangeRule("forgetProbability", .probability) { $0.forgetProbability },
-        RangeRule("processingInterval", .seconds(60, 30 * day)) { $0.processingInterval?.seconds },
-        RangeRule("retryDelayAfterFailure", .seconds(1, 30 * day)) { $0.retryDelayAfterFailure?.seconds },
-        RangeRule("forceQuitProbability", .probability) { $0.forceQuitProbability },
-        RangeRule("neverCompletesProbability", .probability) { $0.neverCompletesProbability },
-        RangeRule("cancelsRequestsProbability", .probability) { $0.cancelsRequestsProbability },
-    ]
-
     public static func check(_ model: AppModel, at path: String) throws(SpecError) {
-        try app.checkAll(model, under: path)
-        try work.checkAll(model.refresh, under: path + ".refresh")
-        try work.checkAll(model.processing, under: path + ".processing")
+        try model.checkDeclaredRanges(at: path)
         try MechanismRanges.check(app: model, at: path)
     }
 }

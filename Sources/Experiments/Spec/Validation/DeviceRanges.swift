@@ -1,36 +1,30 @@
+import Traces
 import Device
 
-/// Ranges of `device` (the simulated phone and OS), and the rule that every
+/// Ranges of `device` (the simulated phone and OS: declared with
+/// ``DeviceConfiguration``, the energy model's here), and the rule that every
 /// app named under `device.apps` is an app of the world (a misspelt name
 /// would otherwise be silently unused). Documented in `Docs/ExperimentSpec.md`.
 public enum DeviceRanges {
-    public static let device: [RangeRule<DeviceConfiguration>] = [
-        RangeRule("refreshBudget", .seconds(0.001, 3_600)) { $0.refreshBudget.seconds },
-        RangeRule("processingBudget", .seconds(0.001, 86_400)) { $0.processingBudget.seconds },
-        RangeRule("batteryCapacityWh", ValueRange(0.1, 1_000, unit: "Wh")) { $0.batteryCapacityWh },
-        RangeRule("chargingWatts", ValueRange(0, 1_000, unit: "W")) { $0.chargingWatts },
-    ]
-
     /// Checks the numbers; app names are checked by ``checkAppNames`` once
     /// the world's apps are known.
     public static func check(_ d: DeviceConfiguration, at path: String) throws(SpecError) {
-        try device.checkAll(d, under: path)
+        try d.checkDeclaredRanges(at: path)
         try EnergyRanges.check(d.energy, at: path + ".energy")
         try MechanismRanges.check(device: d, at: path)
-        try OutageRanges.check(device: d, at: path)
-        try DeadZoneRanges.check(device: d, at: path)
         try AppModelRanges.check(d.defaultApp, at: path + ".defaultApp")
         for name in d.apps.keys.sorted() {
             try AppModelRanges.check(d.apps[name]!, at: "\(path).apps.\(name)")
         }
     }
 
-    /// `named` are the keys the spec wrote under `device.apps` (the defaults
-    /// of `AppDefaults.apps` may name apps a world lacks, and that is fine).
-    public static func checkAppNames(_ named: [String], worldApps: [String], at path: String) throws(SpecError) {
+    /// `named` are the keys the spec wrote under `device.apps` or a
+    /// variant's `device.apps`, with their JSON paths (the defaults of
+    /// `AppDefaults.apps` may name apps a world lacks, and that is fine).
+    public static func checkAppNames(_ named: [(name: String, path: String)], worldApps: [String]) throws(SpecError) {
         let known = Set(worldApps)
-        for name in named where !known.contains(name) {
-            throw SpecError(path: "\(path).\(name)",
+        for (name, path) in named where !known.contains(name) {
+            throw SpecError(path: path,
                             message: "no app \"\(name)\" in this world; its apps are: \(worldApps.joined(separator: ", "))")
         }
     }

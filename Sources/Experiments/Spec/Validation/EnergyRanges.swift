@@ -1,3 +1,4 @@
+import Traces
 import Device
 
 /// Ranges of the energy parameters (`device.energy`, the format of

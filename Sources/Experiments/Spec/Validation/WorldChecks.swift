@@ -26,7 +26,7 @@ public enum WorldChecks {
             try TraceSynthesisSpec.checkMeasuredBattery(traceSet, spec: spec)
             apps = traceSet.apps.map(\.name); users = traceSet.profiles.count; days = traceSet.days
         }
-        try DeviceRanges.checkAppNames(spec.appsNamedInDevice, worldApps: apps, at: "$.device.apps")
+        try DeviceRanges.checkAppNames(spec.appsNamedInDevice, worldApps: apps)
         try checkForceQuitReach(spec, worldApps: apps)
         try ResourceLimits.checkMemory(users: users, days: days, replications: spec.replications,
                                        configurations: spec.configurations.count, metrics: Runner.metrics.count,

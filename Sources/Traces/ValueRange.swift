@@ -12,6 +12,12 @@ import SimCore
 /// microsecond clock or allocating without bound, widened to anything a
 /// plausible experiment might want.
 public struct ValueRange: Sendable, Equatable, CustomStringConvertible {
+    /// The integers `range` holds, as a range of numbers (for docs and checks).
+    public init(integers range: ClosedRange<Int>, unit: String = "") {
+        self.init(Double(range.lowerBound), Double(range.upperBound), unit: unit)
+    }
+
+
     public let lower: Double
     public let upper: Double
     /// True when `lower` itself is excluded (`> 0` rather than `>= 0`).
@@ -35,26 +41,19 @@ public struct ValueRange: Sendable, Equatable, CustomStringConvertible {
         v.isFinite && (lowerOpen ? v > lower : v >= lower) && v <= upper
     }
 
-    /// Throws a spec error at `path` when `v` is outside the range.
-    public func check(_ v: Double, at path: String) throws(SpecError) {
-        guard contains(v) else {
-            throw SpecError(path: path, message: "\(Self.show(v)) is out of range; allowed: \(self)")
-        }
+    /// What is wrong with `v` ("1e+308 is out of range; allowed: [0, 96]
+    /// /day"), or nil when it is inside.
+    public func problem(_ v: Double) -> String? {
+        contains(v) ? nil : "\(Self.show(v)) is out of range; allowed: \(self)"
     }
 
-    /// Checks a duration, in seconds.
-    public func check(_ d: SimDuration, at path: String) throws(SpecError) {
-        guard contains(d.seconds) else {
-            throw SpecError(path: path, message: "\(Self.show(d.seconds)) s is out of range; allowed: \(self)")
-        }
+    /// The same for a duration, in seconds.
+    public func problem(_ d: SimDuration) -> String? {
+        contains(d.seconds) ? nil : "\(Self.show(d.seconds)) s is out of range; allowed: \(self)"
     }
 
-    static func show(_ v: Double) -> String {
-        if v.isNaN { return "NaN" }
-        if v.isInfinite { return v > 0 ? "infinity" : "-infinity" }
-        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
-        return "\(v)"
-    }
+    /// A number as the messages print it (``WholeNumber/show(_:)``).
+    public static func show(_ v: Double) -> String { WholeNumber.show(v) }
 
     // Ranges shared by many parameters.
     public static let probability = ValueRange(0, 1)
@@ -63,28 +62,3 @@ public struct ValueRange: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// One checked number: where it sits in the spec (relative path, e.g.
-/// `refresh.cpuSeconds`), its range, and how to read it from the decoded value.
-public struct RangeRule<Root>: Sendable {
-    public let key: String
-    public let range: ValueRange
-    let read: @Sendable (Root) -> Double?
-
-    public init(_ key: String, _ range: ValueRange, _ read: @escaping @Sendable (Root) -> Double?) {
-        self.key = key
-        self.range = range
-        self.read = read
-    }
-
-    public func check(_ root: Root, under path: String) throws(SpecError) {
-        guard let v = read(root) else { return }
-        try range.check(v, at: "\(path).\(key)")
-    }
-}
-
-extension Array {
-    /// Checks every rule of a table against `root`.
-    func checkAll<Root>(_ root: Root, under path: String) throws(SpecError) where Element == RangeRule<Root> {
-        for rule in self { try rule.check(root, under: path) }
-    }
-}
