@@ -67,7 +67,7 @@ public struct DeviceTrace: Sendable {
     /// Background App Refresh switch per app (nil: the app models decide).
     public var backgroundAppRefreshEnabled: [Bool]?
     /// The generator's model of this user, for policies with
-    /// `needsModelKnowledge` (set by the runner; nil otherwise).
+    /// `traits.needsModelKnowledge` (set by the runner; nil otherwise).
     public var model: UsageModelKnowledge?
 
     public init(horizon: SimTime, appNames: [String], sessions: [Session] = [], charging: [Charging] = [],

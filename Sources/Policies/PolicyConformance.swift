@@ -77,7 +77,7 @@ public enum PolicyConformance {
                 violations.append(.init(scenario: name, problem:
                     "runs otherwise with every observation delivered and `decide` asked at every decision point "
                     + "(\(column.name): \(column.value(a)) as declared, \(column.value(e)) with everything delivered): "
-                    + "observe reads a kind it declares it ignores (observedKinds \(P.observedKinds.names))"
+                    + "observe reads a kind it declares it ignores (observedKinds \(P.traits.observedKinds.names))"
                     + (P.planScope == nil ? "" : ", or its plans depend on more than they declare")))
             }
         }
@@ -98,9 +98,7 @@ public enum PolicyConformance {
     /// instead of keeping its plans: the reference the kept plans are
     /// checked against.
     struct DecideEveryTime<Base: SchedulingPolicy>: SchedulingPolicy {
-        static var needsFutureKnowledge: Bool { Base.needsFutureKnowledge }
-        static var observedKinds: ObservationKinds { Base.observedKinds }
-        static var decidesAtSessionStart: Bool { Base.decidesAtSessionStart }
+        static var traits: PolicyTraits { Base.traits }
         var base: Base
         mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {
             base.observe(observation, context: context)

@@ -1,4 +1,4 @@
-@_spi(BuiltInPolicies) import Device
+import Device
 import SimCore
 
 // The usage-predictor's cached answers: the next likely slot per app (the

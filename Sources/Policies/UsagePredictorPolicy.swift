@@ -1,4 +1,4 @@
-@_spi(BuiltInPolicies) import Device
+import Device
 import SimCore
 
 /// `usage-predictor` — learns when the user opens each app and refreshes it
@@ -43,6 +43,11 @@ import SimCore
 /// (never: 0.293; 0.3: 0.320) and a mean age at launch of 2.1 h (0.3: 3.4 h)
 /// for 64 J a day, within the 100 J budget.
 public struct UsagePredictorPolicy: SchedulingPolicy {
+    /// Launches change what it learns; finished tasks say which slots have
+    /// been refreshed for and what a run costs. (Other observations would
+    /// only roll the day counters forward, which `decide` and the next
+    /// launch do anyway, with the same result.)
+    public static var traits: PolicyTraits { PolicyTraits(observedKinds: [.launch, .taskFinished]) }
     public var leadTime: SimDuration { didSet { forgetPlans() } }
     public var threshold: Double { didSet { forgetScans() } }
     public var decay: Double
@@ -342,27 +347,6 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         spent + Double(runs) * perTask <= dailyBudget
     }
 
-    /// `body` on this policy, which is then put back as it was for all but
-    /// the storage of `runList`: the lookahead of `coalescing` lets it
-    /// decide at later times of the day of `now`, right after it decided at
-    /// `now` (an equivalent of deciding on a copy, without copying it).
-    ///
-    /// Such decisions write only `plans` (the caches and `target`, which
-    /// `observe` reads) and `runList` (storage reused, contents never
-    /// read): the apps were already made room for and the day counters and
-    /// the energy day already rolled to that day, by the decision at `now`
-    /// with the same pending requests. So `plans` is put back; the first
-    /// write to it in `body` copies it, as a copy of the policy's did.
-    mutating func decidingAhead<R>(from now: SimTime, _ body: (inout Self) -> R) -> R {
-        let plans = self.plans
-        let apps = appsKnown, day = currentDay, energy = (energyDay, energyAtDayStart)
-        let result = body(&self)
-        assert(appsKnown == apps && currentDay == day && energyDay == energy.0
-               && energyAtDayStart == energy.1 && day == now.day)
-        self.plans = plans
-        return result
-    }
-
     /// Decides from `context.pending` and what was observed. Records nothing
     /// about the runs it asks for: a wrapper may drop them, the OS may
     /// refuse them, a queued one may go back to pending. Only `target`, what
@@ -449,13 +433,4 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         for (i, r) in pending.enumerated() where mask & (1 << UInt64(i)) != 0 { runList.append(r.id) }
         return PolicyDecision(run: runList, wakeAt: wakeAt)
     }
-}
-
-@_spi(BuiltInPolicies)
-extension UsagePredictorPolicy {
-    /// Launches change what it learns; finished tasks say which slots have
-    /// been refreshed for and what a run costs. (Other observations would
-    /// only roll the day counters forward, which `decide` and the next
-    /// launch do anyway, with the same result.)
-    public static var observedKinds: ObservationKinds { [.launch, .taskFinished] }
 }
