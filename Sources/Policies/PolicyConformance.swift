@@ -4,8 +4,8 @@ import SimCore
 /// Checks any policy (a researcher's new one too) against what every policy
 /// must do: never ask for a run the OS must refuse, be deterministic for the
 /// same inputs, cope with empty and extreme states without busy-looping,
-/// and (for the built-in policies, which declare to the simulator which
-/// work it may skip) behave the same with every observation delivered.
+/// and behave the same with every observation delivered and `decide`
+/// asked at every decision point as with its traits (and plans) honoured.
 ///
 ///     XCTAssertEqual(PolicyConformance.check(MyPolicy()), [])
 public enum PolicyConformance {
@@ -65,9 +65,9 @@ public enum PolicyConformance {
                 }
             }
             // Every observation delivered and `decide` asked at every
-            // decision point (no kept plans): a built-in policy's
-            // declarations to the simulator (`observedKinds`, planning) may
-            // only save work, never change what it does.
+            // decision point (no kept plans): a policy's declarations to
+            // the simulator (`traits.observedKinds`, planning) may only save
+            // work, never change what it does.
             var delivered = DeviceSimulator(trace: trace, configuration: config, policy: DecideEveryTime(base: policy),
                                             randomKey: 0x5EED, sink: NoEventLog())
             delivered.deliverEveryObservation()
