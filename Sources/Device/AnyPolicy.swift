@@ -13,20 +13,14 @@ import SimCore
 /// (one witness-table call each); the simulator itself is concrete code.
 struct AnyPolicy: SchedulingPolicy {
     var base: any SchedulingPolicy
-    /// `type(of: base).needsFutureKnowledge`, read once.
-    let needsFuture: Bool
-    /// `type(of: base).observedKinds`, read once.
-    let observes: ObservationKinds
-    /// `type(of: base).decidesAtSessionStart`, read once.
-    let decidesAtStart: Bool
+    /// `type(of: base).traits`, read once.
+    let baseTraits: PolicyTraits
     /// `type(of: base).planScope`, read once (non-nil: a ``RequestPlanningPolicy``).
     let plans: PlanScope?
 
     init(_ base: any SchedulingPolicy) {
         self.base = base
-        self.needsFuture = type(of: base).needsFutureKnowledge
-        self.observes = type(of: base).observedKinds
-        self.decidesAtStart = type(of: base).decidesAtSessionStart
+        self.baseTraits = type(of: base).traits
         self.plans = type(of: base).planScope
     }
 

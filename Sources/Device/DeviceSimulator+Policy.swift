@@ -39,7 +39,7 @@ extension DeviceSimulator {
     }
 
     /// Tells the policy, unless it declared that it ignores this kind of
-    /// observation (`observedKinds`, BuiltInPolicyHints.swift; most
+    /// observation (`PolicyTraits.observedKinds`; most
     /// observations go unread by the simple policies, and each call is a
     /// context refresh and a dynamic call).
     ///

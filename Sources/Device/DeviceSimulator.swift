@@ -124,7 +124,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     /// The observation kinds the policy reads (others are not delivered).
     var observes: ObservationKinds
     /// Consult the policy at session start: it observes launches or asks
-    /// for it (``SchedulingPolicy/decidesAtSessionStart``).
+    /// for it (``PolicyTraits/consultedAtSessionStart``).
     let decidesAtSessionStart: Bool
     /// Non-nil for a ``RequestPlanningPolicy``: the simulator keeps its
     /// plans and decides from them (`consultPlans`) instead of calling
@@ -182,12 +182,11 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         // One pending request at most per app and interned identifier.
         plans = KeptPlans(capacity: n * internedIdentifiers.count)
         // A boxed policy answers for the type inside the box.
-        let needsFuture = (policy as? AnyPolicy)?.needsFuture ?? Policy.needsFutureKnowledge
-        observes = (policy as? AnyPolicy)?.observes ?? Policy.observedKinds
-        decidesAtSessionStart = observes.contains(.launch)
-            || ((policy as? AnyPolicy)?.decidesAtStart ?? Policy.decidesAtSessionStart)
+        let traits = (policy as? AnyPolicy)?.baseTraits ?? Policy.traits
+        observes = traits.observedKinds
+        decidesAtSessionStart = traits.consultedAtSessionStart
         planScope = (policy as? AnyPolicy).map(\.plans) ?? Policy.planScope
-        if needsFuture {
+        if traits.needsFutureKnowledge {
             var launches = Array(repeating: [SimTime](), count: n)
             for s in trace.sessions { launches[Int(s.app)].append(s.start) }
             // Issue 19: the outages and dead zones are part of the future a
@@ -213,7 +212,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     }
 
     /// Delivers every observation to the policy from now on, whatever its
-    /// `observedKinds` (decision points stay as declared): how
+    /// `traits.observedKinds` (decision points stay as declared): how
     /// `PolicyConformance` checks that the declaration only saves work.
     @_spi(BuiltInPolicies)
     public mutating func deliverEveryObservation() { observes = .all }

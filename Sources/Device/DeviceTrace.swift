@@ -82,7 +82,7 @@ public struct DeviceTrace: Sendable {
     /// Docs/Semantics.md, "Measured battery").
     public var measuredBattery: [MeasuredLevel] = []
     /// The generator's model of this user, for policies with
-    /// `needsModelKnowledge` (set by the runner; nil otherwise).
+    /// `traits.needsModelKnowledge` (set by the runner; nil otherwise).
     public var model: UsageModelKnowledge?
 
     public init(horizon: SimTime, appNames: [String], sessions: [Session] = [], charging: [Charging] = [],

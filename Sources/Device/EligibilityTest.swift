@@ -15,7 +15,7 @@ import SimCore
 /// rule comes first does not matter for a yes/no). `PoliciesTests`
 /// (FastPathTests) checks the two over every combination of request and
 /// state that a rule reads.
-@_spi(BuiltInPolicies) @frozen
+@frozen
 public struct EligibilityTest {
     /// `context.now`, microseconds (rule 1: not before `earliestBegin`).
     public let now: Int64

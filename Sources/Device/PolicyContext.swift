@@ -20,14 +20,14 @@ public struct PolicyContext: Sendable {
     public var lastSessionEnd: SimTime?
     /// Deterministic randomness for policies (jitter): same key, same draws.
     public var random: DeviceRandom
-    /// The future, filled only for policies with `needsFutureKnowledge`
+    /// The future, filled only for policies with `traits.needsFutureKnowledge`
     /// (bounds such as the oracle; not a realisable policy).
     public var future: FutureLaunches? {
         get { boundKnowledge?.future }
         set { boundKnowledge = BoundKnowledge(future: newValue, model: model) }
     }
     /// The user's launch and content rates from the generator's model,
-    /// filled only for policies with `needsModelKnowledge` (the model-aware
+    /// filled only for policies with `traits.needsModelKnowledge` (the model-aware
     /// bound; not the realised future). From ``DeviceTrace/model``.
     public var model: UsageModelKnowledge? {
         get { boundKnowledge?.model }

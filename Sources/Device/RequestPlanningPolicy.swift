@@ -1,19 +1,18 @@
 import SimCore
 
-/// A built-in policy that decides each pending request on its own: from
-/// when it runs (whenever the OS allows it then) and when to wake for it.
-/// It writes ``plan(for:)`` instead of `decide`; `decide` is derived from
-/// it. Part of the simulator's interface to the built-in policies (SPI
-/// `BuiltInPolicies`, see BuiltInPolicyHints.swift), not of the seam.
+/// A policy that decides each pending request on its own: from when it
+/// runs (whenever the OS allows it then) and when to wake for it. It
+/// writes ``plan(for:)`` instead of `decide`; `decide` is derived from it.
 ///
-/// Many policies are such a rule per request (greedy: "from its earliest
+/// Many rules are such a rule per request (greedy: "from its earliest
 /// begin"; fixed-interval: "from `interval − flex` after the app's last
-/// run"). Said this way, the simulator keeps each request's plan and asks
-/// again only for a new request or after an observation that may change
-/// it (``planningScope``), instead of calling `decide` — which walks the whole
-/// pending list — at every decision point. Same decisions, less work: on
-/// the default suite the fixed-interval and greedy configurations spend
-/// most of their time at decision points (Docs/Performance.md).
+/// run"). Said this way, the simulator finds the fast path itself: it
+/// keeps each request's plan and asks again only for a new request or
+/// after an observation that may change it (``planningScope``), instead of
+/// calling `decide` — which walks the whole pending list — at every
+/// decision point. Same decisions, less work: on the default suite the
+/// fixed-interval and greedy configurations spend most of their time at
+/// decision points (Docs/Performance.md).
 ///
 /// The contract, which the simulator relies on:
 /// - ``plan(for:)`` depends only on the request and on the policy's own
@@ -29,10 +28,9 @@ import SimCore
 ///   changes all).
 ///
 /// `PolicyConformance.check` runs a planning policy both ways — plans kept
-/// by the simulator and `decide` at every decision — and reports any
+/// by the simulator and `decide` at every decision point — and reports any
 /// difference; `PoliciesTests` (PlanningPathTests) does it event by event
 /// for the shipped ones.
-@_spi(BuiltInPolicies)
 public protocol RequestPlanningPolicy: SchedulingPolicy {
     /// The plan for `request` given the policy's state now.
     func plan(for request: TaskRequest) -> RequestPlan
@@ -73,14 +71,15 @@ public enum PlanScope: UInt8, Sendable, Hashable {
     case observedApp
 }
 
-@_spi(BuiltInPolicies)
 extension RequestPlanningPolicy {
     public static var planningScope: PlanScope { .all }
 
-    /// `planScope` of ``SchedulingPolicy``: this policy's ``planningScope``.
+    /// `planScope` of ``SchedulingPolicy`` (plumbing): this policy's ``planningScope``.
+    @_documentation(visibility: internal)
     public static var planScope: PlanScope? { planningScope }
 
-    /// `requestPlan(for:)` of ``SchedulingPolicy``: ``plan(for:)``.
+    /// `requestPlan(for:)` of ``SchedulingPolicy`` (plumbing): ``plan(for:)``.
+    @_documentation(visibility: internal)
     @inlinable
     public func requestPlan(for request: TaskRequest) -> RequestPlan { plan(for: request) }
 

@@ -24,21 +24,22 @@ import SimCore
 /// ``PolicyObservation/taskFinished(_:)`` (which carries the start time)
 /// and the pending list in the next context — never from having asked.
 ///
-/// Every observation is delivered and `decide` is asked at every decision
-/// point. (The built-in policies tell the simulator, through an interface
-/// of the Device module that only they use, which observations they ignore
-/// and how they plan per request; `PolicyConformance.check` verifies such
-/// claims against the policy's behaviour with everything delivered.)
+/// What a policy needs from the runner and which work the simulator may
+/// skip for it are one value, ``traits`` (``PolicyTraits``): a wrapper
+/// forwards its base's whole, so no requirement can be lost on the way.
+/// The default (every observation delivered, `decide` at every decision
+/// point, no knowledge beyond what a policy can observe) is right for
+/// every policy; a narrower declaration only saves work, and
+/// `PolicyConformance.check` verifies it against the policy's behaviour
+/// with everything delivered. A policy whose rule is one plan per request
+/// may state it as ``RequestPlanningPolicy/plan(for:)``; the simulator then
+/// keeps the plans instead of calling `decide`.
 /// See Docs/WritingAPolicy.md.
 public protocol SchedulingPolicy: Sendable {
-    /// True only for bounds that need to see the future (the oracle): the
-    /// simulator then fills ``PolicyContext/future``. Default false.
-    static var needsFutureKnowledge: Bool { get }
-
-    /// True only for bounds that know the generator's model of the user
-    /// (the model-aware bound): the runner then fills
-    /// ``PolicyContext/model`` through ``DeviceTrace/model``. Default false.
-    static var needsModelKnowledge: Bool { get }
+    /// What the policy needs and which work may be skipped for it.
+    /// Default ``PolicyTraits/init()``: everything delivered, nothing
+    /// extra known.
+    static var traits: PolicyTraits { get }
 
     /// Something happened. Default: ignore it.
     mutating func observe(_ observation: PolicyObservation, context: PolicyContext)
@@ -46,39 +47,24 @@ public protocol SchedulingPolicy: Sendable {
     /// What to run now and when to be woken next.
     mutating func decide(context: PolicyContext) -> PolicyDecision
 
-    // The simulator's interface to the built-in policies (see
-    // `BuiltInPolicyHints.swift`): not part of the seam a policy author
-    // sees. Each has a default that is right for every policy.
-
-    /// The kinds of observation ``observe(_:context:)`` uses; the simulator
-    /// does not deliver the others. Default `.all`.
-    @_spi(BuiltInPolicies) static var observedKinds: ObservationKinds { get }
-
-    /// A decision point at the start of every session although the policy
-    /// does not observe launches. Default false.
-    @_spi(BuiltInPolicies) static var decidesAtSessionStart: Bool { get }
+    // How the simulator reaches a ``RequestPlanningPolicy``'s plans through
+    // an existential (`AnyPolicy`): plumbing, not part of the seam.
+    // Conforming to ``RequestPlanningPolicy`` sets both; the defaults are
+    // right for every other policy.
 
     /// Non-nil for a ``RequestPlanningPolicy``: its planning scope.
-    /// Conforming to ``RequestPlanningPolicy`` sets it.
     @_spi(BuiltInPolicies) static var planScope: PlanScope? { get }
 
-    /// ``RequestPlanningPolicy/plan(for:)`` for a planning policy (the
-    /// simulator calls it through the existential); ``RequestPlan/never``
-    /// otherwise. Conforming to ``RequestPlanningPolicy`` sets it.
+    /// ``RequestPlanningPolicy/plan(for:)`` for a planning policy;
+    /// ``RequestPlan/never`` otherwise.
     @_spi(BuiltInPolicies) func requestPlan(for request: TaskRequest) -> RequestPlan
 }
 
 extension SchedulingPolicy {
-    public static var needsFutureKnowledge: Bool { false }
-    public static var needsModelKnowledge: Bool { false }
+    public static var traits: PolicyTraits { PolicyTraits() }
     public mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {}
-    // The defaults of the built-in policies' interface. Public because a
-    // policy in another module takes them as its witnesses; hidden from
-    // the documentation because no author needs them.
-    @_documentation(visibility: internal)
-    public static var observedKinds: ObservationKinds { .all }
-    @_documentation(visibility: internal)
-    public static var decidesAtSessionStart: Bool { false }
+    // Public because a policy in another module takes them as its
+    // witnesses; hidden from the documentation because no author needs them.
     @_documentation(visibility: internal)
     public static var planScope: PlanScope? { nil }
     @_documentation(visibility: internal)

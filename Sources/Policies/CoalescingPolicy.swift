@@ -39,7 +39,9 @@ import SimCore
 ///   ahead the base's decisions are pulled while the radio is up.
 /// - `base` (policy, required): the policy whose decisions are coalesced.
 public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
-    public static var needsFutureKnowledge: Bool { Base.needsFutureKnowledge }
+    /// Its base's, whole (its own decisions read no observation), with a
+    /// decision point at every session start: the radio is up then.
+    public static var traits: PolicyTraits { Base.traits.decidingAtSessionStart() }
     /// Most successive base decisions looked at while the radio is up.
     public static var maxLookahead: Int { 16 }
     public var base: Base
@@ -61,10 +63,10 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
         base.observe(observation, context: context)
     }
 
-    /// `wakeAt.map(align)`. Written without closures: over a base other
-    /// than the standard ones this generic type runs unspecialised (see
-    /// SpecialisedWrappers.swift), where a closure capturing `self`
-    /// instantiated generic metadata on every call.
+    /// `wakeAt.map(align)`. Written without closures: the registry builds
+    /// this generic type around a base chosen at run time, so it runs
+    /// unspecialised, where a closure capturing `self` instantiated generic
+    /// metadata on every call.
     @inline(__always)
     func aligned(_ wakeAt: SimTime?) -> SimTime? {
         guard let w = wakeAt else { return nil }
@@ -141,31 +143,18 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
     /// (`mutating`: see `rideTail`.)
     mutating func pulledAhead(_ run: [RequestID], from first: SimTime, context: PolicyContext,
                               eligibleNow: EligibilityTest) -> [RequestID] {
-        // (A constant once specialised: fixed-interval and greedy plan.)
+        // A base that plans per request (fixed-interval, greedy): its plans.
         if Base.planScope != nil {
             return pulledAheadByPlans(run, from: first, context: context, eligibleNow: eligibleNow)
         }
-        // The usage-predictor decides ahead in place, and is then put back
-        // as it was (`decidingAhead`): no copy of its arrays to make and
-        // destroy, and no copy of those it writes. (A constant once
-        // specialised; `Base` is then that very type.)
-        if Base.self == UsagePredictorPolicy.self {
-            return withUnsafeMutablePointer(to: &base) { b in
-                b.withMemoryRebound(to: UsagePredictorPolicy.self, capacity: 1) { up in
-                    up.pointee.decidingAhead(from: context.now) { p in
-                        Self.lookahead(run, from: first, context: context, eligibleNow: eligibleNow,
-                                       window: window, decider: &p)
-                    }
-                }
-            }
-        }
+        // A copy of the base decides ahead and is thrown away (see the type's
+        // comment): what it records while deciding never reaches the base.
         var copy = base
         return Self.lookahead(run, from: first, context: context, eligibleNow: eligibleNow, window: window,
                               decider: &copy)
     }
 
-    /// `pulledAhead`'s steps, with `decider` (a copy of the base, or the base
-    /// itself where it is put back afterwards) deciding at each.
+    /// `pulledAhead`'s steps, with `decider` (a copy of the base) deciding at each.
     @inline(__always)
     static func lookahead<D: SchedulingPolicy>(_ run: [RequestID], from first: SimTime, context: PolicyContext,
                                               eligibleNow: EligibilityTest, window: SimDuration,
@@ -243,12 +232,4 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
             }
         }
     }
-}
-
-@_spi(BuiltInPolicies)
-extension CoalescingPolicy {
-    /// Its own decisions read no observation: its base's kinds.
-    public static var observedKinds: ObservationKinds { Base.observedKinds }
-    /// A session start brings the radio up: a decision point to ride it.
-    public static var decidesAtSessionStart: Bool { true }
 }

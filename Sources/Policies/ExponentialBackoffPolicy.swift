@@ -1,4 +1,4 @@
-@_spi(BuiltInPolicies) import Device
+import Device
 import Foundation
 import SimCore
 
@@ -31,7 +31,9 @@ import SimCore
 ///   deterministic factor in [1 − jitter, 1 + jitter].
 /// - `base` (policy, required): the policy whose runs are held back.
 public struct ExponentialBackoffPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
-    public static var needsFutureKnowledge: Bool { Base.needsFutureKnowledge }
+    /// Its base's, whole, also reading the failures (task reports) and the
+    /// launches that reset them.
+    public static var traits: PolicyTraits { Base.traits.observing([.taskFinished, .launch]) }
     public var base: Base
     public var initial: SimDuration
     public var factor: Double
@@ -99,10 +101,9 @@ public struct ExponentialBackoffPolicy<Base: SchedulingPolicy>: SchedulingPolicy
         Int(app) < blockedUntil.count && blockedUntil[Int(app)] > now
     }
 
-    // Written without closures: over a base other than the standard ones
-    // this generic type runs unspecialised (see SpecialisedWrappers.swift),
-    // where closures capturing `self` instantiated generic metadata on
-    // every call.
+    // Written without closures: the registry builds this generic type
+    // around a base chosen at run time, so it runs unspecialised, where
+    // closures capturing `self` instantiated generic metadata on every call.
     public mutating func decide(context: PolicyContext) -> PolicyDecision {
         ensure(context.appCount)
         let inner = base.decide(context: context)
@@ -129,11 +130,4 @@ public struct ExponentialBackoffPolicy<Base: SchedulingPolicy>: SchedulingPolicy
         }
         return PolicyDecision(run: run, wakeAt: wake)
     }
-}
-
-@_spi(BuiltInPolicies)
-extension ExponentialBackoffPolicy {
-    /// Its base's kinds, and failures (task reports) and the launches that reset them.
-    public static var observedKinds: ObservationKinds { Base.observedKinds.union([.taskFinished, .launch]) }
-    public static var decidesAtSessionStart: Bool { Base.decidesAtSessionStart }
 }

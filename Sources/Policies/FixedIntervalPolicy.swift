@@ -1,4 +1,4 @@
-@_spi(BuiltInPolicies) import Device
+import Device
 import SimCore
 
 /// `fixed-interval` — refreshes each app every `interval`, as
@@ -15,7 +15,16 @@ import SimCore
 /// Parameters:
 /// - `interval` (duration, default 1h): the period per app.
 /// - `flex` (duration, default 5m): how early a due refresh may run.
-public struct FixedIntervalPolicy: SchedulingPolicy {
+///
+/// Its rule is one plan per request (``RequestPlanningPolicy``): `decide`
+/// is derived from it, and the simulator keeps the plans instead of asking
+/// at every decision point.
+public struct FixedIntervalPolicy: RequestPlanningPolicy {
+    /// Only task reports (they move `lastRun`).
+    public static var traits: PolicyTraits { PolicyTraits(observedKinds: .taskFinished) }
+    /// A report changes only `lastRun` of the reported app.
+    public static var planningScope: PlanScope { .observedApp }
+
     public var interval: SimDuration
     public var flex: SimDuration
     /// Last background run start per app (grows on demand).
@@ -40,16 +49,6 @@ public struct FixedIntervalPolicy: SchedulingPolicy {
         if lastRun.count <= a { lastRun += Array(repeating: SimTime(microseconds: Int64.min / 4), count: a + 1 - lastRun.count) }
         lastRun[a] = report.start
     }
-}
-
-// Its rule is one plan per request, kept by the simulator; `decide` is
-// derived from it (``RequestPlanningPolicy``).
-@_spi(BuiltInPolicies)
-extension FixedIntervalPolicy: RequestPlanningPolicy {
-    /// Only task reports (they move `lastRun`).
-    public static var observedKinds: ObservationKinds { .taskFinished }
-    /// A report changes only `lastRun` of the reported app.
-    public static var planningScope: PlanScope { .observedApp }
 
     /// Processing runs whenever the OS allows it (no wake of its own); a
     /// refresh runs from `flex` before it is due (`interval` after the

@@ -1,4 +1,4 @@
-@_spi(BuiltInPolicies) import Device
+import Device
 import SimCore
 
 /// `greedy` — runs every request the moment the OS allows it, and asks to be
@@ -7,16 +7,15 @@ import SimCore
 /// Source: the "as soon as allowed" bound of the brief (freshest a
 /// realisable policy gets with the apps' own requests, at the highest
 /// energy). Parameters: none.
-public struct GreedyPolicy: SchedulingPolicy {
-    public init() {}
-}
+///
+/// Its rule is one plan per request (``RequestPlanningPolicy``): `decide`
+/// is derived from it, and the simulator keeps the plans instead of asking
+/// at every decision point.
+public struct GreedyPolicy: RequestPlanningPolicy {
+    /// It reads no observation: a plan never changes.
+    public static var traits: PolicyTraits { PolicyTraits(observedKinds: []) }
 
-// Its rule is one plan per request, kept by the simulator; `decide` is
-// derived from it (``RequestPlanningPolicy``).
-@_spi(BuiltInPolicies)
-extension GreedyPolicy: RequestPlanningPolicy {
-    /// Nothing: a plan never changes.
-    public static var observedKinds: ObservationKinds { [] }
+    public init() {}
 
     /// Whenever eligible; wake at its earliest begin.
     public func plan(for r: TaskRequest) -> RequestPlan {

@@ -37,8 +37,7 @@ import Traces
 /// `recheck` (duration, default 15m), `cellularJoules` (14), `wifiJoules`
 /// (1), `rideJoules` (1).
 public struct ModelAwareBoundPolicy: SchedulingPolicy {
-    public static var needsModelKnowledge: Bool { true }
-    public static var observedKinds: ObservationKinds { [.launch, .taskFinished] }
+    public static var traits: PolicyTraits { PolicyTraits(needsModelKnowledge: true, observedKinds: [.launch, .taskFinished]) }
     public var minGainPerJoule: Double
     public var recheck: SimDuration
     public var cellularJoules: Double

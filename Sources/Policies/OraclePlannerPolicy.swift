@@ -1,4 +1,4 @@
-@_spi(BuiltInPolicies) import Device
+import Device
 import SimCore
 
 /// `oracle-planner` — a sharper foresight reference than `oracle`: it sees
@@ -45,7 +45,11 @@ import SimCore
 /// - `leadTime` (duration, default 1m): the latest a refresh starts before
 ///   the launch (long enough for the task to finish), as `oracle`'s.
 public struct OraclePlannerPolicy: SchedulingPolicy {
-    public static var needsFutureKnowledge: Bool { true }
+    /// A bound: it sees the future; it reads launches and task reports
+    /// (when the content was last fetched).
+    public static var traits: PolicyTraits {
+        PolicyTraits(needsFutureKnowledge: true, observedKinds: [.launch, .taskFinished])
+    }
     /// The fetch bookkeeping and the future's search cursors are the
     /// oracle's (the same observations, the same searches).
     var oracle: OraclePolicy
@@ -103,10 +107,4 @@ public struct OraclePlannerPolicy: SchedulingPolicy {
         }
         return PolicyDecision(run: run, wakeAt: wake)
     }
-}
-
-@_spi(BuiltInPolicies)
-extension OraclePlannerPolicy {
-    /// Launches and task reports: when the content was last fetched.
-    public static var observedKinds: ObservationKinds { [.launch, .taskFinished] }
 }

@@ -1,4 +1,4 @@
-@_spi(BuiltInPolicies) import Device
+import Device
 import SimCore
 
 /// `oracle` — a foresight reference, not a realisable policy: it sees the
@@ -49,7 +49,11 @@ import SimCore
 /// - `radioWindow` (duration, default 10m): how long before the launch a
 ///   refresh may ride a radio that is already up.
 public struct OraclePolicy: SchedulingPolicy {
-    public static var needsFutureKnowledge: Bool { true }
+    /// A bound: it sees the future; it reads launches and task reports
+    /// (when the content was last fetched).
+    public static var traits: PolicyTraits {
+        PolicyTraits(needsFutureKnowledge: true, observedKinds: [.launch, .taskFinished])
+    }
     public var leadTime: SimDuration
     public var radioWindow: SimDuration
     /// Per app, when its content was last fetched and its search cursors
@@ -248,10 +252,4 @@ public struct OraclePolicy: SchedulingPolicy {
         }
         return PolicyDecision(run: run, wakeAt: wake)
     }
-}
-
-@_spi(BuiltInPolicies)
-extension OraclePolicy {
-    /// Launches and task reports: when the content was last fetched.
-    public static var observedKinds: ObservationKinds { [.launch, .taskFinished] }
 }

@@ -4,8 +4,8 @@ import SimCore
 /// Checks any policy (a researcher's new one too) against what every policy
 /// must do: never ask for a run the OS must refuse, be deterministic for the
 /// same inputs, cope with empty and extreme states without busy-looping,
-/// and (for the built-in policies, which declare to the simulator which
-/// work it may skip) behave the same with every observation delivered.
+/// and behave the same with every observation delivered and `decide`
+/// asked at every decision point as with its traits (and plans) honoured.
 ///
 ///     XCTAssertEqual(PolicyConformance.check(MyPolicy()), [])
 public enum PolicyConformance {
@@ -65,9 +65,9 @@ public enum PolicyConformance {
                 }
             }
             // Every observation delivered and `decide` asked at every
-            // decision point (no kept plans): a built-in policy's
-            // declarations to the simulator (`observedKinds`, planning) may
-            // only save work, never change what it does.
+            // decision point (no kept plans): a policy's declarations to
+            // the simulator (`traits.observedKinds`, planning) may only save
+            // work, never change what it does.
             var delivered = DeviceSimulator(trace: trace, configuration: config, policy: DecideEveryTime(base: policy),
                                             randomKey: 0x5EED, sink: NoEventLog())
             delivered.deliverEveryObservation()
@@ -77,7 +77,7 @@ public enum PolicyConformance {
                 violations.append(.init(scenario: name, problem:
                     "runs otherwise with every observation delivered and `decide` asked at every decision point "
                     + "(\(column.name): \(column.value(a)) as declared, \(column.value(e)) with everything delivered): "
-                    + "observe reads a kind it declares it ignores (observedKinds \(P.observedKinds.names))"
+                    + "observe reads a kind it declares it ignores (observedKinds \(P.traits.observedKinds.names))"
                     + (P.planScope == nil ? "" : ", or its plans depend on more than they declare")))
             }
         }
@@ -98,9 +98,7 @@ public enum PolicyConformance {
     /// instead of keeping its plans: the reference the kept plans are
     /// checked against.
     struct DecideEveryTime<Base: SchedulingPolicy>: SchedulingPolicy {
-        static var needsFutureKnowledge: Bool { Base.needsFutureKnowledge }
-        static var observedKinds: ObservationKinds { Base.observedKinds }
-        static var decidesAtSessionStart: Bool { Base.decidesAtSessionStart }
+        static var traits: PolicyTraits { Base.traits }
         var base: Base
         mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {
             base.observe(observation, context: context)

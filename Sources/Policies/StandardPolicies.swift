@@ -1,4 +1,4 @@
-@_spi(BuiltInPolicies) import Device
+import Device
 import SimCore
 
 extension PolicyRegistry {
@@ -35,7 +35,7 @@ extension PolicyRegistry {
             parameters: [PolicyParameter("window", .duration, default: .string("15m"), range: 1...86_400, "alignment grid / batch window")],
             isWrapper: true) { p, base in
             func wrap<B: SchedulingPolicy>(_ b: B) -> any SchedulingPolicy {
-                specialised(CoalescingPolicy(base: b, window: p.duration("window")))
+                CoalescingPolicy(base: b, window: p.duration("window"))
             }
             return wrap(base!)
         },
@@ -49,8 +49,8 @@ extension PolicyRegistry {
             ],
             isWrapper: true) { p, base in
             func wrap<B: SchedulingPolicy>(_ b: B) -> any SchedulingPolicy {
-                specialised(ExponentialBackoffPolicy(base: b, initial: p.duration("initial"), factor: p.number("factor"),
-                                                     cap: p.duration("cap"), jitter: p.number("jitter")))
+                ExponentialBackoffPolicy(base: b, initial: p.duration("initial"), factor: p.number("factor"),
+                                         cap: p.duration("cap"), jitter: p.number("jitter"))
             }
             return wrap(base!)
         },

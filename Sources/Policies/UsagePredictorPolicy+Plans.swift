@@ -1,4 +1,4 @@
-@_spi(BuiltInPolicies) import Device
+import Device
 import SimCore
 
 // The usage-predictor's cached answers: the next likely slot per app (the
@@ -6,6 +6,64 @@ import SimCore
 // exact conditions that invalidate them. Kept apart from the policy's
 // rules (UsagePredictorPolicy.swift) so each file reads in one sitting.
 extension UsagePredictorPolicy {
+    /// One app's entry in `plans`.
+    ///
+    /// Why: `decide` looks for each pending refresh's next likely slot, up to
+    /// a day of slots ahead, at every decision point (about seven pending
+    /// requests, 160 k decisions per 40-user suite run), although the answer
+    /// only changes when the app's launch counts change. So each app keeps
+    /// the outcome of its last scan, and where the next one may start:
+    ///
+    /// - `fromFloor` is `slotFloor(refreshedFor) + slot`, so that the first
+    ///   slot a refresh may aim at is `max(slotFloor(now), fromFloor)`: the
+    ///   current slot, or the one after the slot last refreshed for if that
+    ///   is not behind (slot starts are multiples of `slot`, so this is
+    ///   `first + slot · ((refreshed − first) / slot + 1)` without a
+    ///   division per request). Updated wherever `refreshedFor` changes.
+    /// - No slot start in [`lo`, `clear`) has a launch probability reaching
+    ///   `threshold`; `clear` does if `found`. Every scan starts on a slot
+    ///   start (a multiple of `slot`), so the slot starts in the range are
+    ///   all that were looked at. `lo` is `unscanned` when nothing is known.
+    ///   What invalidates it: a new day (decay and days seen, all apps; see
+    ///   `roll`) and a change of `threshold` or `slot`; a launch of the app
+    ///   only raises the slots of its time of day, which `launchCounted`
+    ///   re-checks. Probabilities are otherwise constant, so a cached answer
+    ///   is exactly what a fresh scan would give.
+    /// - `target`: the start of the slot the app's refresh aimed at in the
+    ///   last decision (`noSlot`: none).
+    /// - `runFrom`: when the app's refresh is due (`target − leadTime`;
+    ///   `never` with no target), the answer for every `now` in [`since`,
+    ///   `until`). That range is worked out with it (`replan`) from what
+    ///   the scan showed: a target stays the first likely slot until it
+    ///   ends; no target holds while the day ahead stays within what was
+    ///   found clear. So most pending refreshes cost a range test, with no
+    ///   division, scan or write. What invalidates it (`since = unplanned`):
+    ///   whatever changes the scan or `fromFloor` (a launch of the app, its
+    ///   `refreshedFor`, a new day, `threshold`, `slot`), and `leadTime`.
+    struct Plan {
+        var since: SimTime
+        var until: SimTime
+        var runFrom: SimTime
+        var fromFloor: SimTime
+        var lo: SimTime
+        var clear: SimTime
+        var target: SimTime
+        var found: Bool
+        /// Start of the slot the app was last refreshed for (by a finished
+        /// background refresh, or a launch in that slot).
+        var refreshedFor: SimTime
+    }
+    /// `lo` of a `Plan` with no scan: no `from` is at or after it.
+    static var unscanned: SimTime { SimTime(microseconds: .max) }
+    /// `since` of a `Plan` to be worked out again: no `now` is at or after it.
+    static var unplanned: SimTime { SimTime(microseconds: .max) }
+    /// `runFrom` with no target: never due, no wake.
+    static var never: SimTime { SimTime(microseconds: .max) }
+    /// How many slots past the day ahead a scan that finds nothing there
+    /// goes on looking: the next decisions, a slot later each, then answer
+    /// from the cache instead of scanning one new slot each.
+    static var lookaheadSlots: Int64 { 8 }
+
     /// Repairs `plans[app]`'s scan after a launch in time-of-day slot `s`:
     /// only slots with that index gained probability (the denominators did
     /// not change), so only they can have become likely; every other slot
@@ -141,36 +199,15 @@ extension UsagePredictorPolicy {
         return (t, found)
     }
 
-    /// `decide` for one pending refresh `r`: whether it runs now, and the
-    /// wake it asks for (the earliest of all asked is `wake`, `hasWake` set
-    /// once one is asked; `<=` so that even the largest time counts).
-    /// `runs`: the runs picked before it (the budget check counts them).
-    /// `r` points into the pending list (see `decide`): only `app` is read
-    /// before the plan, the rest only where needed.
+    /// When `app`'s pending refresh is due at `now`: `leadTime` before the
+    /// first likely slot of the day ahead (from the current slot, or the one
+    /// after the slot last refreshed for), `never` with none. The app's plan
+    /// while it holds (a range test), else worked out again (`replan`).
     @inline(__always)
-    mutating func decideRefresh(_ r: UnsafePointer<TaskRequest>, eligibility: EligibilityTest, now: SimTime,
-                                overBudget: Bool, spent: Double, perTask: Double, runs: Int,
-                                wake: inout SimTime, hasWake: inout Bool) -> Bool {
-        let a = Int(r.pointee.app)
+    mutating func dueTime(app a: Int, now: SimTime) -> SimTime {
         if a >= plans.count { grow(apps: a + 1) }
-        // When the refresh is due: the app's plan, while it holds.
         let p = plans[a]
-        let runFrom = now >= p.since && now < p.until ? p.runFrom : replan(app: a, now: now)
-        if now >= runFrom {
-            if overBudget || !budgetAllows(spent: spent, perTask: perTask, runs: runs + 1) { return false }
-            if eligibility.allows(r.pointee) { return true }
-            let earliestBegin = r.pointee.earliestBegin
-            if now < earliestBegin {
-                // Due but not yet allowed: be woken when it is (a later
-                // decision would otherwise only come with another event).
-                if earliestBegin <= wake { wake = earliestBegin; hasWake = true }
-            }
-            // Otherwise a state change (screen, power, network) brings the next decision.
-        } else if runFrom != Self.never {
-            let at = max(runFrom, r.pointee.earliestBegin)
-            if at <= wake { wake = at; hasWake = true }
-        }
-        return false
+        return now >= p.since && now < p.until ? p.runFrom : replan(app: a, now: now)
     }
 
     /// Works out `plans[app]` for `now` (its plan did not hold): the target

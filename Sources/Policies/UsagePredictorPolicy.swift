@@ -1,4 +1,4 @@
-@_spi(BuiltInPolicies) import Device
+import Device
 import SimCore
 
 /// `usage-predictor` — learns when the user opens each app and refreshes it
@@ -43,6 +43,11 @@ import SimCore
 /// (never: 0.293; 0.3: 0.320) and a mean age at launch of 2.1 h (0.3: 3.4 h)
 /// for 64 J a day, within the 100 J budget.
 public struct UsagePredictorPolicy: SchedulingPolicy {
+    /// Launches change what it learns; finished tasks say which slots have
+    /// been refreshed for and what a run costs. (Other observations would
+    /// only roll the day counters forward, which `decide` and the next
+    /// launch do anyway, with the same result.)
+    public static var traits: PolicyTraits { PolicyTraits(observedKinds: [.launch, .taskFinished]) }
     public var leadTime: SimDuration { didSet { forgetPlans() } }
     public var threshold: Double { didSet { forgetScans() } }
     public var decay: Double
@@ -93,83 +98,16 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     /// charger); left out of the battery budget. Their radio tails are not
     /// in a task report and stay counted (small: at home, mostly Wi-Fi).
     var chargerJoules = 0.0
-    /// Per app, all that `decide` reads and writes of it (one array: one
-    /// bounds check and one load per pending refresh), and `refreshedFor`
-    /// (one array fewer to retain and release per copy of the policy).
+    /// Per app, its cached next likely slot and due time (`Plan`, in
+    /// UsagePredictorPolicy+Plans.swift, with the conditions that
+    /// invalidate them) and `refreshedFor`.
     var plans: [Plan] = []
-
-    /// One app's entry in `plans`.
-    ///
-    /// Why: `decide` looks for each pending refresh's next likely slot, up to
-    /// a day of slots ahead, at every decision point (about seven pending
-    /// requests, 160 k decisions per 40-user suite run), although the answer
-    /// only changes when the app's launch counts change. So each app keeps
-    /// the outcome of its last scan, and where the next one may start:
-    ///
-    /// - `fromFloor` is `slotFloor(refreshedFor) + slot`, so that the first
-    ///   slot a refresh may aim at is `max(slotFloor(now), fromFloor)`: the
-    ///   current slot, or the one after the slot last refreshed for if that
-    ///   is not behind (slot starts are multiples of `slot`, so this is
-    ///   `first + slot · ((refreshed − first) / slot + 1)` without a
-    ///   division per request). Updated wherever `refreshedFor` changes.
-    /// - No slot start in [`lo`, `clear`) has a launch probability reaching
-    ///   `threshold`; `clear` does if `found`. Every scan starts on a slot
-    ///   start (a multiple of `slot`), so the slot starts in the range are
-    ///   all that were looked at. `lo` is `unscanned` when nothing is known.
-    ///   What invalidates it: a new day (decay and days seen, all apps; see
-    ///   `roll`) and a change of `threshold` or `slot`; a launch of the app
-    ///   only raises the slots of its time of day, which `launchCounted`
-    ///   re-checks. Probabilities are otherwise constant, so a cached answer
-    ///   is exactly what a fresh scan would give.
-    /// - `target`: the start of the slot the app's refresh aimed at in the
-    ///   last decision (`noSlot`: none).
-    /// - `runFrom`: when the app's refresh is due (`target − leadTime`;
-    ///   `never` with no target), the answer for every `now` in [`since`,
-    ///   `until`). That range is worked out with it (`replan`) from what
-    ///   the scan showed: a target stays the first likely slot until it
-    ///   ends; no target holds while the day ahead stays within what was
-    ///   found clear. So most pending refreshes cost a range test, with no
-    ///   division, scan or write. What invalidates it (`since = unplanned`):
-    ///   whatever changes the scan or `fromFloor` (a launch of the app, its
-    ///   `refreshedFor`, a new day, `threshold`, `slot`), and `leadTime`.
-    struct Plan {
-        var since: SimTime
-        var until: SimTime
-        var runFrom: SimTime
-        var fromFloor: SimTime
-        var lo: SimTime
-        var clear: SimTime
-        var target: SimTime
-        var found: Bool
-        /// Start of the slot the app was last refreshed for (by a finished
-        /// background refresh, or a launch in that slot).
-        var refreshedFor: SimTime
-    }
-    /// `lo` of a `Plan` with no scan: no `from` is at or after it.
-    static var unscanned: SimTime { SimTime(microseconds: .max) }
-    /// `since` of a `Plan` to be worked out again: no `now` is at or after it.
-    static var unplanned: SimTime { SimTime(microseconds: .max) }
-    /// `runFrom` with no target: never due, no wake.
-    static var never: SimTime { SimTime(microseconds: .max) }
-    /// How many slots past the day ahead a scan that finds nothing there
-    /// goes on looking: the next decisions, a slot later each, then answer
-    /// from the cache instead of scanning one new slot each.
-    static var lookaheadSlots: Int64 { 8 }
 
     /// Each app's `target`, in app order (for tests).
     var target: [SimTime] { plans.map(\.target) }
 
     var energyDay = 0
     var energyAtDayStart = 0.0
-    /// The run list of the last decision that needed one, kept for its
-    /// storage: the simulator has let go of that decision by the time the
-    /// next list is built, so the buffer is unique and refilling it
-    /// allocates nothing. A
-    /// decision still held elsewhere (a wrapper's, a caller's) keeps its own
-    /// list: the buffer is then copied on write, as a new array would have
-    /// been allocated. (Not done in fixed-interval: one more field makes it
-    /// too big for an existential's inline buffer, which would cost more.)
-    var runList: [RequestID] = []
 
     public init(leadTime: SimDuration = .minutes(2), threshold: Double = 0.15, decay: Double = 0.9,
                 dailyBudget: Double = 100, slot: SimDuration = .minutes(15)) {
@@ -342,120 +280,57 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
         spent + Double(runs) * perTask <= dailyBudget
     }
 
-    /// `body` on this policy, which is then put back as it was for all but
-    /// the storage of `runList`: the lookahead of `coalescing` lets it
-    /// decide at later times of the day of `now`, right after it decided at
-    /// `now` (an equivalent of deciding on a copy, without copying it).
-    ///
-    /// Such decisions write only `plans` (the caches and `target`, which
-    /// `observe` reads) and `runList` (storage reused, contents never
-    /// read): the apps were already made room for and the day counters and
-    /// the energy day already rolled to that day, by the decision at `now`
-    /// with the same pending requests. So `plans` is put back; the first
-    /// write to it in `body` copies it, as a copy of the policy's did.
-    mutating func decidingAhead<R>(from now: SimTime, _ body: (inout Self) -> R) -> R {
-        let plans = self.plans
-        let apps = appsKnown, day = currentDay, energy = (energyDay, energyAtDayStart)
-        let result = body(&self)
-        assert(appsKnown == apps && currentDay == day && energyDay == energy.0
-               && energyAtDayStart == energy.1 && day == now.day)
-        self.plans = plans
-        return result
-    }
-
     /// Decides from `context.pending` and what was observed. Records nothing
     /// about the runs it asks for: a wrapper may drop them, the OS may
     /// refuse them, a queued one may go back to pending. Only `target`, what
-    /// each app's refresh is currently aiming at, is noted here; it becomes
-    /// `refreshedFor` when a refresh is seen to finish (`observe`).
+    /// each app's refresh is currently aiming at, is noted here (`dueTime`);
+    /// it becomes `refreshedFor` when a refresh is seen to finish (`observe`).
     public mutating func decide(context: PolicyContext) -> PolicyDecision {
+        let now = context.now
         ensure(apps: context.appCount)
-        roll(to: context.now)
+        roll(to: now)
         // The budget is battery energy: work done on the charger is left out.
         let batteryJoules = context.backgroundJoules - chargerJoules
-        if context.now.day != energyDay {
-            energyDay = context.now.day
+        if now.day != energyDay {
+            energyDay = now.day
             energyAtDayStart = batteryJoules
         }
         let spent = batteryJoules - energyAtDayStart
         let overBudget = spent >= dailyBudget
         let perTask = taskCount > 0 ? batteryJoules / Double(taskCount) : 0
-        // The requests that run are marked in a bit mask (pending lists are
-        // short) and answered as `runAllEligible` when they are all the
-        // eligible ones — the same requests in the same order, without an
-        // array per decision; a list only when some eligible request waits.
-        // A request runs only if eligible, so one waits exactly when an
-        // eligible one is left out: that is asked only when some run (one
-        // decision in four), and eligibility is otherwise asked only of
-        // requests that would run. The device-state rules are
-        // read once (`EligibilityTest`), and the wake is a plain time and a
-        // flag rather than an optional.
-        //
-        // Requests are read through a pointer, field by field where used
-        // (`decideRefresh`), not copied whole at the top of the loop: the
-        // fields a refresh that is not due never reads (most of them) would
-        // otherwise be loaded and kept on the stack across the (rare)
-        // replan call. Without a mask (over 64 pending: never in the suites) the
-        // run list is built in `runList` directly.
-        let eligibility = EligibilityTest(context)
-        let now = context.now
-        let pending = context.pending
-        let useMask = pending.count <= 64
-        if !useMask { runList.removeAll(keepingCapacity: true) }
-        var mask: UInt64 = 0
-        var runs = 0
-        // (`SimTime.distantFuture` spelt out: the static costs an accessor call.)
-        var wake = SimTime(microseconds: .max), hasWake = false
-        pending.withUnsafeBufferPointer { pending in
-            guard let base = pending.baseAddress else { return }
-            for i in pending.indices {
-                let r = base + i
-                var runsNow = false
-                if r.pointee.kind == .processing {
-                    // On the charger it costs the battery nothing; otherwise it
-                    // is held to the budget like a refresh.
-                    runsNow = eligibility.allows(r.pointee)
-                        && (r.pointee.requiresExternalPower
-                            || (!overBudget && budgetAllows(spent: spent, perTask: perTask, runs: runs + 1)))
-                } else {
-                    runsNow = decideRefresh(r, eligibility: eligibility, now: now, overBudget: overBudget, spent: spent,
-                                            perTask: perTask, runs: runs, wake: &wake, hasWake: &hasWake)
+        var run: [RequestID] = []
+        var wake: SimTime? = nil
+        for r in context.pending {
+            // Room in today's budget for one more run after those picked.
+            let affordable = !overBudget && budgetAllows(spent: spent, perTask: perTask, runs: run.count + 1)
+            if r.kind == .processing {
+                // On the charger it costs the battery nothing; otherwise it
+                // is held to the budget like a refresh.
+                if context.isEligible(r) && (r.requiresExternalPower || affordable) { run.append(r.id) }
+                continue
+            }
+            // A refresh is due from `leadTime` before its app's next likely slot.
+            let due = dueTime(app: Int(r.app), now: now)
+            if due == Self.never { continue }
+            if now < due {
+                wake = earliest(wake, max(due, r.earliestBegin))
+            } else if affordable {
+                if context.isEligible(r) {
+                    run.append(r.id)
+                } else if now < r.earliestBegin {
+                    // Due but not yet allowed: be woken when it is (a later
+                    // decision would otherwise only come with another event).
+                    wake = earliest(wake, r.earliestBegin)
                 }
-                if runsNow {
-                    runs += 1
-                    if useMask { mask |= 1 << UInt64(i) } else { runList.append(r.pointee.id) }
-                }
+                // Otherwise a state change (screen, power, network) brings the next decision.
             }
         }
-        var wakeAt = hasWake ? wake : nil
         if overBudget {
             let tomorrow = SimTime(day: now.day + 1)
-            wakeAt = wakeAt.map { max($0, tomorrow) } ?? tomorrow
+            wake = wake.map { max($0, tomorrow) } ?? tomorrow
         }
-        guard useMask else { return PolicyDecision(run: runList, wakeAt: wakeAt) }
-        if runs == 0 { return PolicyDecision(wakeAt: wakeAt) }
-        // Every request that runs is eligible, so all the eligible ones run
-        // unless one outside the mask is eligible: only those are asked.
-        var someWaits = false
-        pending.withUnsafeBufferPointer { pending in
-            for i in pending.indices where mask & (1 << UInt64(i)) == 0 && eligibility.allows(pending[i]) {
-                someWaits = true
-                break
-            }
-        }
-        if !someWaits { return PolicyDecision(runAllEligible: true, wakeAt: wakeAt) }
-        runList.removeAll(keepingCapacity: true)
-        runList.reserveCapacity(runs)
-        for (i, r) in pending.enumerated() where mask & (1 << UInt64(i)) != 0 { runList.append(r.id) }
-        return PolicyDecision(run: runList, wakeAt: wakeAt)
+        return PolicyDecision(run: run, wakeAt: wake)
     }
-}
 
-@_spi(BuiltInPolicies)
-extension UsagePredictorPolicy {
-    /// Launches change what it learns; finished tasks say which slots have
-    /// been refreshed for and what a run costs. (Other observations would
-    /// only roll the day counters forward, which `decide` and the next
-    /// launch do anyway, with the same result.)
-    public static var observedKinds: ObservationKinds { [.launch, .taskFinished] }
+    func earliest(_ a: SimTime?, _ b: SimTime) -> SimTime { a.map { min($0, b) } ?? b }
 }

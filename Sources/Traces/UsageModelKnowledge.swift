@@ -1,6 +1,6 @@
 // What the model-aware bound knows about one user: the generator's expected
 // launch rates and content rates, not the realised future. Filled by the
-// runner for policies that ask for it (`SchedulingPolicy.needsModelKnowledge`).
+// runner for policies that ask for it (`PolicyTraits.needsModelKnowledge`).
 import SimCore
 import Stats
 

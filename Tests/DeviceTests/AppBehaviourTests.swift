@@ -9,7 +9,7 @@ import XCTest
 final class RetryTests: XCTestCase {
     /// Waits `wait` after any unsuccessful task before running anything again.
     struct WaitsAfterFailure: SchedulingPolicy {
-        static var observedKinds: ObservationKinds { .taskFinished }
+        static var traits: PolicyTraits { PolicyTraits(observedKinds: .taskFinished) }
         var wait: SimDuration
         var notBefore = SimTime.zero
         mutating func observe(_ o: PolicyObservation, context: PolicyContext) {

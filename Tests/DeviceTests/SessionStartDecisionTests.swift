@@ -1,13 +1,12 @@
-@_spi(BuiltInPolicies) import Device
+import Device
 import SimCore
 import XCTest
 
 /// Decision points at session start: for policies that observe launches or
-/// declare `decidesAtSessionStart`, not for the others.
+/// declare `traits.decidesAtSessionStart`, not for the others.
 final class SessionStartDecisionTests: XCTestCase {
     struct Clock<Flags: PolicyFlags>: SchedulingPolicy {
-        static var observedKinds: ObservationKinds { Flags.observes }
-        static var decidesAtSessionStart: Bool { Flags.atStart }
+        static var traits: PolicyTraits { PolicyTraits(observedKinds: Flags.observes, decidesAtSessionStart: Flags.atStart) }
         var decisions: [SimTime] = []
         mutating func decide(context: PolicyContext) -> PolicyDecision {
             decisions.append(context.now)
@@ -38,8 +37,7 @@ final class SessionStartDecisionTests: XCTestCase {
         // policy): every decision asks for an unknown request, so the
         // refused rows mark the decision times.
         struct AsksUnknown: SchedulingPolicy {
-            static var observedKinds: ObservationKinds { [] }
-            static var decidesAtSessionStart: Bool { true }
+            static var traits: PolicyTraits { PolicyTraits(observedKinds: [], decidesAtSessionStart: true) }
             func decide(context: PolicyContext) -> PolicyDecision { PolicyDecision(run: [RequestID(999_999)]) }
         }
         let (_, log) = simulateDeviceWithLog(trace: flatTrace(days: 1, sessions: sessions(at: starts)), policy: AsksUnknown(), randomKey: 1)

@@ -34,4 +34,28 @@ final class ModelBoundRunTests: XCTestCase {
         XCTAssertEqual(with[1].fresh, without[1].fresh)
         XCTAssertEqual(with[1].joules, without[1].joules)
     }
+
+    /// The wrappers hand their base its model: `coalescing(model-bound)` and
+    /// `exponential-backoff(model-bound)` differ from `never` and follow
+    /// `model-bound` (they once ran exactly as `never`: the wrappers did
+    /// not forward the bound's need for the model).
+    func testWrappedBoundGetsTheModel() throws {
+        let t = try totals(spec(#"""
+            { "name": "never" }, { "name": "model-bound" },
+            { "name": "coalescing", "base": { "name": "model-bound" } },
+            { "name": "exponential-backoff", "base": { "name": "model-bound" } }
+            """#))
+        let never = t[0], bound = t[1]
+        XCTAssertGreaterThan(bound.joules, 0)
+        for (name, w) in [("coalescing", t[2]), ("exponential-backoff", t[3])] {
+            // Not never: it spends energy and adds fresh launches over never.
+            XCTAssertGreaterThan(w.joules, 0, name)
+            XCTAssertGreaterThan(w.fresh, never.fresh, name)
+            // Follows the bound: coalescing batches and backoff holds back
+            // some of its refreshes, so within a third of its energy, and its
+            // gain in fresh launches over never within a third too.
+            XCTAssertEqual(w.joules, bound.joules, accuracy: bound.joules / 3, name)
+            XCTAssertEqual(w.fresh - never.fresh, bound.fresh - never.fresh, accuracy: (bound.fresh - never.fresh) / 3, name)
+        }
+    }
 }

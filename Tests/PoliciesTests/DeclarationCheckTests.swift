@@ -12,7 +12,7 @@ final class DeclarationCheckTests: XCTestCase {
     /// observes nothing: the simulator then never tells it of a finished
     /// task, and it runs far less than it would.
     struct ReadsReportsDeclaresNone: SchedulingPolicy {
-        static var observedKinds: ObservationKinds { [] }
+        static var traits: PolicyTraits { PolicyTraits(observedKinds: []) }
         var finished: Set<Int32> = []
         mutating func observe(_ o: PolicyObservation, context: PolicyContext) {
             if case .taskFinished(let r) = o { finished.insert(r.request.app) }

@@ -20,7 +20,7 @@ final class PlanningPathTests: XCTestCase {
     /// change pushes every plan back by `delay`. With scope `.all` (the
     /// default) every observation forgets every plan.
     struct AfterAnyLaunch: RequestPlanningPolicy {
-        static var observedKinds: ObservationKinds { [.launch, .stateChanged] }
+        static var traits: PolicyTraits { PolicyTraits(observedKinds: [.launch, .stateChanged]) }
         var delay = SimDuration.minutes(20)
         var lastLaunch = SimTime.zero
         var lastChange = SimTime.zero
@@ -40,7 +40,7 @@ final class PlanningPathTests: XCTestCase {
     /// Per-app plans (scope `.observedApp`): a request runs from `delay`
     /// after its own app's last launch; launches of other apps leave it.
     struct AfterOwnLaunch: RequestPlanningPolicy {
-        static var observedKinds: ObservationKinds { .launch }
+        static var traits: PolicyTraits { PolicyTraits(observedKinds: .launch) }
         static var planningScope: PlanScope { .observedApp }
         var lastLaunch: [Int32: SimTime] = [:]
         mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {
@@ -133,7 +133,7 @@ final class PlanningPathTests: XCTestCase {
     /// only that app's plans): wrong, since a launch of app 0 moves app 1's
     /// plan too. The kept plans go stale, and the conformance check says so.
     struct AfterAnyLaunchMisdeclared: RequestPlanningPolicy {
-        static var observedKinds: ObservationKinds { .launch }
+        static var traits: PolicyTraits { PolicyTraits(observedKinds: .launch) }
         static var planningScope: PlanScope { .observedApp }
         var lastLaunch = SimTime.zero
         mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {

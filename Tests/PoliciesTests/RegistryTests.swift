@@ -17,13 +17,13 @@ final class RegistryTests: XCTestCase {
 
     func testNestedConfigurationBuildsTheComposition() throws {
         let p = try make(#"{"name": "exponential-backoff", "params": {"initial": "10s", "cap": "1h"}, "base": {"name": "coalescing", "params": {"window": "10m"}, "base": {"name": "usage-predictor", "params": {"threshold": 0.5}}}}"#)
-        // Built under concrete conformances (SpecialisedWrappers.swift) holding the generic wrappers.
-        let b = try XCTUnwrap((p as? BackoffOverCoalescingUsagePredictor)?.inner)
+        // The generic wrappers themselves, around the concrete base.
+        let b = try XCTUnwrap(p as? ExponentialBackoffPolicy<CoalescingPolicy<UsagePredictorPolicy>>)
         XCTAssertEqual(b.initial, .seconds(10 as Int64))
         XCTAssertEqual(b.cap, .hours(1))
-        XCTAssertEqual(b.base.inner.window, .minutes(10))
-        XCTAssertEqual(b.base.inner.base.threshold, 0.5)
-        XCTAssertEqual(b.base.inner.base.leadTime, .minutes(2), "default")
+        XCTAssertEqual(b.base.window, .minutes(10))
+        XCTAssertEqual(b.base.base.threshold, 0.5)
+        XCTAssertEqual(b.base.base.leadTime, .minutes(2), "default")
     }
 
     func testRejectionsCarryTheirJSONPath() {
@@ -80,7 +80,10 @@ final class GuideTests: XCTestCase {
         let end = try XCTUnwrap(example.range(of: "// MARK: example end"))
         let quoted = String(example[begin.upperBound..<end.lowerBound]).trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertTrue(guide.contains("```swift\n" + quoted + "\n```"), "the guide's example differs from ExamplePolicy.swift")
-        // The seam is `observe` and `decide`: the simulator's declarations are not the author's business.
+        // The seam is `observe` and `decide`, with the traits as one declaration
+        // (no piecemeal static flags a wrapper could forget to forward).
+        XCTAssertTrue(guide.contains("static var traits: PolicyTraits"))
         XCTAssertFalse(guide.contains("static var observedKinds"))
+        XCTAssertFalse(guide.contains("static var needsModelKnowledge"))
     }
 }

@@ -12,7 +12,7 @@ final class UsagePredictorTests: XCTestCase {
     /// A wrapper that drops the base's first run of each day and asks to be
     /// woken a minute later (as a wrapper deferring to a grid would).
     struct DropFirstRunOfTheDay<Base: SchedulingPolicy>: SchedulingPolicy {
-        static var observedKinds: ObservationKinds { Base.observedKinds }
+        static var traits: PolicyTraits { Base.traits }
         var base: Base
         var droppedDay = -1
         mutating func observe(_ o: PolicyObservation, context: PolicyContext) { base.observe(o, context: context) }

@@ -44,13 +44,13 @@ extension ExperimentSpec {
     /// True for configurations that see the future (the oracle, or anything
     /// wrapping it): bounds, not realisable policies.
     public func seesFuture(_ configuration: ExperimentConfiguration) -> Bool {
-        policyType(of: configuration)?.needsFutureKnowledge ?? false
+        policyType(of: configuration)?.traits.needsFutureKnowledge ?? false
     }
 
     /// True for configurations that know the generator's model of the user
     /// (`model-bound`): realisable only with the model, a reference.
     public func knowsModel(_ configuration: ExperimentConfiguration) -> Bool {
-        policyType(of: configuration)?.needsModelKnowledge ?? false
+        policyType(of: configuration)?.traits.needsModelKnowledge ?? false
     }
 }
 

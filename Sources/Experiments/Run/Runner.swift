@@ -30,7 +30,7 @@ public struct Runner: Sendable {
     /// policy's decision processes): watched, checked and shut down by `run`.
     let resources: [any PolicyResource]
     /// Per configuration: the policy knows the generator's model of the user
-    /// (`SchedulingPolicy.needsModelKnowledge`, the model-aware bound).
+    /// (`PolicyTraits.needsModelKnowledge`, the model-aware bound).
     let needsModel: [Bool]
 
     public init(spec: ExperimentSpec) throws {
@@ -60,7 +60,7 @@ public struct Runner: Sendable {
         }
         policies = made
         resources = owned
-        needsModel = made.map { type(of: $0).needsModelKnowledge }
+        needsModel = made.map { type(of: $0).traits.needsModelKnowledge }
     }
 
     /// The first failure of a policy's outside resource (a decision process

@@ -1,4 +1,4 @@
-@_spi(BuiltInPolicies) import Device
+import Device
 import SimCore
 
 /// `cost-aware-predictor` — a learning policy that refreshes an app when
@@ -173,10 +173,9 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
     }
 }
 
-@_spi(BuiltInPolicies)
 extension CostAwarePredictorPolicy {
     /// Launches and session ends feed the launch model, finished tasks the
     /// content model; the rest would only roll the day forward, which
     /// `decide` does too.
-    public static var observedKinds: ObservationKinds { [.launch, .sessionEnded, .taskFinished] }
+    public static var traits: PolicyTraits { PolicyTraits(observedKinds: [.launch, .sessionEnded, .taskFinished]) }
 }

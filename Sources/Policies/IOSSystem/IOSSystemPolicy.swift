@@ -1,4 +1,4 @@
-@_spi(BuiltInPolicies) import Device
+import Device
 import SimCore
 
 /// `ios-system` — a model of the discretionary scheduler iOS itself runs:
@@ -7,8 +7,9 @@ import SimCore
 /// It composes the factors Apple names in WWDC 2020 "Background execution
 /// demystified" (session 10063), each in its own file of this folder:
 /// - critically low battery and Low Power Mode: no refresh is even asked
-///   for in Low Power Mode or under 20 % (the OS rules refuse them too;
-///   this policy does not ask);
+///   for in Low Power Mode or under the device's low-battery threshold
+///   (`context.eligibilityRules.lowBatteryPercent`, 20 % by default; the
+///   OS rules refuse them too; this policy does not ask);
 /// - app usage at this time of day: ``UsagePriority``;
 /// - the Background App Refresh switch: the simulated OS's (an app with it
 ///   off submits nothing);
@@ -40,10 +41,9 @@ import SimCore
 /// context; everything it records comes from observations, never from
 /// having asked.
 public struct IOSSystemPolicy: SchedulingPolicy {
-    /// The built-in hint (`PolicyConformance` checks it against delivering
-    /// every observation).
-    @_spi(BuiltInPolicies)
-    public static var observedKinds: ObservationKinds { [.launch, .taskFinished] }
+    /// It reads launches and task reports only (`PolicyConformance` checks
+    /// it against delivering every observation).
+    public static var traits: PolicyTraits { PolicyTraits(observedKinds: [.launch, .taskFinished]) }
 
     public var baseInterval: SimDuration
     public var usage: UsagePriority
@@ -57,10 +57,6 @@ public struct IOSSystemPolicy: SchedulingPolicy {
 
     /// `lastRefreshStart` of an app whose refresh was never seen to finish.
     static var neverRefreshed: SimTime { SimTime(microseconds: Int64.min / 4) }
-
-    /// The battery level under which no refresh is asked for (the OS's
-    /// 20 % rule, WWDC 2020: "critically low battery").
-    static var lowBatteryPercent: Double { 20 }
 
     public init(baseInterval: SimDuration = .hours(1), usage: UsagePriority = UsagePriority(),
                 energy: EnergyBudget = EnergyBudget(), data: CellularDataBudget = CellularDataBudget(),
@@ -101,9 +97,13 @@ public struct IOSSystemPolicy: SchedulingPolicy {
         }
     }
 
-    /// Whether the policy asks for refreshes at all in this state.
-    static func refreshesAllowed(_ device: DeviceState) -> Bool {
-        !device.isLowPowerMode && device.batteryPercent >= lowBatteryPercent
+    /// Whether the policy asks for refreshes at all in this state: not in
+    /// Low Power Mode nor under the device's low-battery threshold (the
+    /// OS's rule 4, read from the context so that a device configured with
+    /// another threshold is modelled with it; WWDC 2020: "critically low
+    /// battery", 20 % by default).
+    static func refreshesAllowed(_ context: PolicyContext) -> Bool {
+        context.eligibilityRules.contentRefreshBlocked(context.device) == nil
     }
 
     /// When the app's refresh is next due (nil: never, its priority is 0).
@@ -125,7 +125,7 @@ public struct IOSSystemPolicy: SchedulingPolicy {
         ensure(apps: context.appCount)
         energy.sync(context)
         usage.roll(to: now)
-        let refreshing = Self.refreshesAllowed(context.device)
+        let refreshing = Self.refreshesAllowed(context)
         let room = limiter.room(at: now)
         let midnight = SimTime(day: now.day + 1)
         var run: [RequestID] = []
@@ -148,7 +148,7 @@ public struct IOSSystemPolicy: SchedulingPolicy {
                 }
                 continue
             }
-            // Low Power Mode, < 20 %: not even asked (their end is a decision point).
+            // Low Power Mode, low battery: not even asked (their end is a decision point).
             guard refreshing else { continue }
             guard let due = refreshDue(app: app, at: now) else {
                 // Priority 0 now: it may rise at the next hour if the app was ever used.
