@@ -45,6 +45,10 @@ struct LaunchModel: Sendable {
     var follows: [Double] = []
     /// The app whose session ended last and when, until a launch follows it.
     var lastEnded: (app: Int, at: SimTime)?
+    /// Per app: a count bumped whenever its time-of-week rates may change
+    /// (its launch, a new day), so what is derived from them
+    /// (`LaunchHourTerms`) can tell when it is out of date.
+    private(set) var revision: [UInt32] = []
 
     static let bins = 48
 
@@ -66,6 +70,7 @@ struct LaunchModel: Sendable {
         lastLaunch += Array(repeating: nil, count: n - apps)
         relaunches += Array(repeating: 0, count: n - apps)
         sessionsEnded += Array(repeating: 0, count: n - apps)
+        revision += Array(repeating: 0, count: n - apps)
         apps = n
     }
 
@@ -83,6 +88,7 @@ struct LaunchModel: Sendable {
                 weekdaysSeen *= decay
                 weekendDaysSeen *= decay
             }
+            for i in revision.indices { revision[i] &+= 1 }
             if SimTime(day: currentDay).isWeekend { weekendDaysSeen += 1 } else { weekdaysSeen += 1 }
             if currentDay > 0 { passed += 1 }
         }
@@ -97,6 +103,7 @@ struct LaunchModel: Sendable {
         ensure(apps: a + 1)
         counts[a * Self.bins + Self.bin(t)] += 1
         totals[a] += 1
+        revision[a] &+= 1
         if let w = recencyWindow, let last = lastLaunch[a], t - last < w { relaunches[a] += 1 }
         lastLaunch[a] = t
         if let (b, end) = lastEnded, let g = transitionWindow, t - end < g, b < apps {
