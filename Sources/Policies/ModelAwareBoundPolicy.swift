@@ -48,10 +48,8 @@ public struct ModelAwareBoundPolicy: SchedulingPolicy {
     var cost: RefreshCost
     /// When each app's content was last fetched (`.zero`: never).
     var lastFetch: [SimTime] = []
-    /// The gain test of `decide` made fast (ModelBoundGains.swift), built
-    /// from the model at the first decision that has one: the runner makes
-    /// a policy per user, whose model does not change.
-    var gains: ModelBoundGains?
+    /// The gain test of `decide` made fast (ModelBoundGains.swift).
+    var gains = ModelBoundGains()
 
     public init(minGainPerJoule: Double = 0.01, recheck: SimDuration = .minutes(15),
                 cellularJoules: Double = 14, wifiJoules: Double = 1, rideJoules: Double = 1) {
@@ -133,7 +131,7 @@ public struct ModelAwareBoundPolicy: SchedulingPolicy {
         guard let model = context.model else { return .none }
         let now = context.now
         guard context.device.network.isOnline else { return .none }  // a state change brings the next decision
-        if gains == nil { gains = ModelBoundGains(model) }
+        gains.prepare(model)
         let bar = minGainPerJoule * cost.joules(context)
         var run: [RequestID] = []
         var wake: SimTime? = nil
@@ -141,7 +139,7 @@ public struct ModelAwareBoundPolicy: SchedulingPolicy {
             let a = Int(r.app)
             let fetchedAt = a < lastFetch.count ? lastFetch[a] : .zero
             var at = now + recheck
-            if gains!.reaches(bar, app: a, fetchedAt: fetchedAt, now: now) {
+            if gains.reaches(bar, app: a, fetchedAt: fetchedAt, now: now) {
                 switch context.refusal(for: r) {
                 case nil:
                     run.append(r.id)

@@ -21,22 +21,26 @@ import Traces
 ///   close to the bar, the rule as written decides. So every answer is the
 ///   rule's (`ModelBoundGainsTests` compares the two on random models).
 struct ModelBoundGains: Sendable {
-    let model: UsageModelKnowledge
-    let apps: Int
+    /// The model these gains are for (nil: none yet; `prepare` sets it).
+    private(set) var model: UsageModelKnowledge?
+    private(set) var apps = 0
     /// Per app and bin (weekend · 24 + hour of the day): the launch and
     /// update rates and P(a launch or an update within that whole hour),
     /// index app · 48 + bin.
-    var launchRate: [Double]
-    var updateRate: [Double]
-    var happens: [Double]
+    var launchRate: [Double] = []
+    var updateRate: [Double] = []
+    var happens: [Double] = []
     /// Per app: expected updates from midnight to the start of each hour
     /// of the day, index app · 25 + hour (hour 24: the day's total).
-    var cumulativeUpdates: [Double]
+    var cumulativeUpdates: [Double] = []
     /// P(launch first) at the start of each hour of the trace, index
     /// hour · apps + app (NaN: not worked out yet).
     var launchFirstByHour: [Double] = []
 
-    init(_ model: UsageModelKnowledge) {
+    /// Works out the terms from `model` at the first call (the runner
+    /// makes a policy per user, whose model does not change).
+    mutating func prepare(_ model: UsageModelKnowledge) {
+        guard self.model == nil else { return }
         self.model = model
         apps = max(model.launchesPerHour.count, model.updatesPerHour.count)
         launchRate = Array(repeating: 0, count: apps * 48)
@@ -60,24 +64,29 @@ struct ModelBoundGains: Sendable {
         }
     }
 
-    /// The rule's answer: `ModelAwareBoundPolicy.gainReaches(bar, model, ...)`.
+    /// The rule's answer: `ModelAwareBoundPolicy.gainReaches(bar, model, ...)`
+    /// for the prepared model.
     mutating func reaches(_ bar: Double, app a: Int, fetchedAt: SimTime, now: SimTime) -> Bool {
-        guard a < apps else { return ModelAwareBoundPolicy.gainReaches(bar, model, app: a, fetchedAt: fetchedAt, now: now) }
+        guard a < apps else { return ModelAwareBoundPolicy.gainReaches(bar, model!, app: a, fetchedAt: fetchedAt, now: now) }
         let first = launchFirst(app: a, now: now)
         let (m, error) = expectedUpdates(app: a, from: fetchedAt, to: now)
-        let gain = (1 - exp(-m)) * first
-        // The rule's gain differs from this one by the expected updates'
-        // error (P(stale) moves by at most as much), the rule's stop at 30
-        // expected updates (P(stale) then within e^-30 < 1e-13 of 1) and
-        // rounding (far below 1e-15).
+        // The rule's gain, (1 − e^−m) · first, differs from the one worked
+        // out here by the expected updates' error (P(stale) moves by at
+        // most as much), the rule's stop at 30 expected updates (P(stale)
+        // then within e^−30 < 1e-13 of 1) and rounding (below 1e-15).
         let margin = first * (error + 1e-13) + 1e-15
+        // Most answers need no `exp`: m / (1 + m) ≤ 1 − e^−m ≤ min(m, 1).
+        if min(m, 1) * first + margin < bar { return false }
+        if m / (1 + m) * first - margin >= bar { return true }
+        let gain = (1 - exp(-m)) * first
         if gain - margin >= bar { return true }
         if gain + margin < bar { return false }
-        return ModelAwareBoundPolicy.gainReaches(bar, model, app: a, fetchedAt: fetchedAt, now: now)
+        return ModelAwareBoundPolicy.gainReaches(bar, model!, app: a, fetchedAt: fetchedAt, now: now)
     }
 
     /// `ModelAwareBoundPolicy.launchBeforeUpdate` at the start of `now`'s
     /// hour: the same sum over the same terms, in the same order.
+    @inline(__always)
     mutating func launchFirst(app a: Int, now: SimTime) -> Double {
         let hour = Int(now.microseconds / SimDuration.microsecondsPerHour)
         let i = hour * apps + a
@@ -109,14 +118,16 @@ struct ModelBoundGains: Sendable {
     func expectedUpdates(app a: Int, from: SimTime, to: SimTime) -> (m: Double, error: Double) {
         let start = max(from, to - .hours(48))
         guard start < to else { return (0, 0) }
-        let firstDay = start.day
         let perDay = cumulativeUpdates[a * 25 + 24]
-        // Expected updates from the midnight that starts `firstDay` to `t`.
-        func cumulative(_ t: SimTime) -> Double {
-            let ofDay = t.timeOfDay.microseconds
+        // Expected updates from the midnight that starts `start`'s day to
+        // `t` (times of a run are ≥ 0, so division is floor division).
+        let firstDay = start.microseconds / SimDuration.microsecondsPerDay
+        @inline(__always) func cumulative(_ t: SimTime) -> Double {
+            let days = t.microseconds / SimDuration.microsecondsPerDay
+            let ofDay = t.microseconds - days * SimDuration.microsecondsPerDay
             let h = Int(ofDay / SimDuration.microsecondsPerHour)
-            let intoHour = Double(ofDay % SimDuration.microsecondsPerHour) / Double(SimDuration.microsecondsPerHour)
-            return Double(t.day - firstDay) * perDay + cumulativeUpdates[a * 25 + h] + updateRate[a * 48 + h] * intoHour
+            let intoHour = Double(ofDay - Int64(h) * SimDuration.microsecondsPerHour) / Double(SimDuration.microsecondsPerHour)
+            return Double(days - firstDay) * perDay + cumulativeUpdates[a * 25 + h] + updateRate[a * 48 + h] * intoHour
         }
         return (cumulative(to) - cumulative(start), 1e-12 * (1 + 3 * perDay))
     }

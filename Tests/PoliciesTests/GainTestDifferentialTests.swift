@@ -94,7 +94,8 @@ final class GainTestDifferentialTests: XCTestCase {
         for _ in 0..<80 {
             let apps = 1 + Int(rng.next() * 5)
             let model = randomModel(apps: apps, &rng)
-            var gains = ModelBoundGains(model)
+            var gains = ModelBoundGains()
+            gains.prepare(model)
             for _ in 0..<150 {
                 let now = SimTime(microseconds: Int64(rng.next() * 14 * 86_400e6))
                 // Fetched never, long ago, or minutes to hours before now.

@@ -12,9 +12,11 @@ import SimCore
 /// - **Stop once the answer is known.** Every step adds a term ≥ 0, so
 ///   once P(stale) · (sum so far) reaches the bar the answer is yes; and
 ///   the terms still to come add at most P(neither yet) (`survive`: they
-///   are shares of it), so once P(stale) · (sum so far + survive) is below
-///   the bar — with a margin far above the rounding of the remaining
-///   steps — the answer is no.
+///   are shares of it) times the largest share l / (l + u) a step can
+///   have (the app's largest time-of-week rate, `maxBaseRate`, once no
+///   short-lived term is on), so once P(stale) · (sum so far + that) is
+///   below the bar — with a margin far above the rounding of the
+///   remaining steps — the answer is no.
 /// - **Reuse whole-hour terms.** A step over a whole hour with no
 ///   short-lived term on uses the app's time-of-week rate and the
 ///   content rate only, so its `expm1` is the same every time that bin
@@ -27,39 +29,64 @@ import SimCore
 extension LaunchModel {
     func launchBeforeUpdateReaches(_ bar: Double, stale: Double, app a: Int, now: SimTime, updatesPerHour u: Double,
                                    horizon: SimDuration, terms: inout LaunchHourTerms) -> Bool {
-        // Both shortcuts need every term to be a number ≥ 0: a bin with no
+        // The shortcuts need every term to be a number ≥ 0: a bin with no
         // day of its kind seen and no prior weight is 0/0, and an app with
         // no content exposure and no prior weight has a 0/0 content rate.
-        // There, the sum as written.
+        // There (and for an app never seen), the sum as written.
         let binsAreNumbers = !timeOfWeek || (weekdaysSeen + priorDays > 0 && weekendDaysSeen + priorDays > 0)
-        guard binsAreNumbers && u.isFinite else {
+        guard binsAreNumbers && u.isFinite && a < apps else {
             return stale * launchBeforeUpdate(app: a, now: now, updatesPerHour: u, horizon: horizon) >= bar
         }
-        terms.prepare(app: a, revision: a < apps ? revision[a] : 0, updatesPerHour: u)
+        terms.prepare(app: a, revision: revision[a], updatesPerHour: u)
         let extra = boosts(app: a, at: now)
         let end = now + horizon
         var t = now, survive = 1.0, p = 0.0
+        // The margin on "no": far above the rounding of the steps left.
+        let no = bar / (1 + 1e-9)
+        // Steps as written, until `t` is on an hour boundary with no
+        // short-lived term on (at most one step per term and one to the hour).
         while t < end && survive >= 1e-4 {
+            let recency = extra.recency > 0 && extra.recencyUntil > t
+            let previous = extra.previous > 0 && extra.previousUntil > t
+            if !recency && !previous && t.timeOfDay.microseconds % SimDuration.microsecondsPerHour == 0 { break }
             if stale * p >= bar { return true }
-            if stale * (p + survive) * (1 + 1e-9) < bar { return false }
+            if stale * (p + survive) < no { return false }
             let hour = Int64(t.timeOfDay.microseconds / SimDuration.microsecondsPerHour)
             var next = min(end, SimTime(day: t.day, plus: .hours(hour + 1)))
-            var l: Double, happens: Double
-            let boosted = (extra.recency > 0 && extra.recencyUntil > t) || (extra.previous > 0 && extra.previousUntil > t)
-            if !boosted && next - t == .hours(1) && a < apps {
-                (l, happens) = terms.term(app: a, bin: Self.bin(t)) { baseRate(app: a, at: t) }
-            } else {
-                // The rule's step as written (launchBeforeUpdate).
+            var l = baseRate(app: a, at: t)
+            if recency { l += extra.recency; next = min(next, extra.recencyUntil) }
+            if previous { l += extra.previous; next = min(next, extra.previousUntil) }
+            if l + u > 0 {
+                let happens = -expm1(-(l + u) * (next - t).inHours)
+                p += survive * happens * l / (l + u)
+                survive *= 1 - happens
+            }
+            t = next
+        }
+        // Whole hours from here (and a last part-hour), with no short-lived
+        // term: each step's share l / (l + u) is at most the app's largest.
+        let most = maxBaseRate(app: a)
+        let share = most + u > 0 ? most / (most + u) : 0
+        var day = t.day, hourOfDay = Int(t.timeOfDay.microseconds / SimDuration.microsecondsPerHour)
+        var weekend = t.isWeekend
+        while t < end && survive >= 1e-4 {
+            if stale * p >= bar { return true }
+            if stale * (p + survive * share) < no { return false }
+            let l: Double, happens: Double
+            if end - t < .hours(1) {
+                // The last part-hour, as written.
                 l = baseRate(app: a, at: t)
-                if extra.recency > 0 && extra.recencyUntil > t { l += extra.recency; next = min(next, extra.recencyUntil) }
-                if extra.previous > 0 && extra.previousUntil > t { l += extra.previous; next = min(next, extra.previousUntil) }
-                happens = l + u > 0 ? -expm1(-(l + u) * (next - t).inHours) : 0
+                happens = l + u > 0 ? -expm1(-(l + u) * (end - t).inHours) : 0
+            } else {
+                (l, happens) = terms.term(app: a, bin: (weekend ? 24 : 0) + hourOfDay) { baseRate(app: a, at: t) }
             }
             if l + u > 0 {
                 p += survive * happens * l / (l + u)
                 survive *= 1 - happens
             }
-            t = next
+            t = min(end, t + .hours(1))
+            hourOfDay += 1
+            if hourOfDay == 24 { hourOfDay = 0; day += 1; weekend = SimTime(day: day).isWeekend }
         }
         return stale * p >= bar
     }
