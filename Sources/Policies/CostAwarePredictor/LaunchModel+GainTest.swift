@@ -37,12 +37,20 @@ extension LaunchModel {
         guard binsAreNumbers && u.isFinite && a < apps else {
             return stale * launchBeforeUpdate(app: a, now: now, updatesPerHour: u, horizon: horizon) >= bar
         }
-        terms.prepare(app: a, revision: revision[a], updatesPerHour: u)
-        let extra = boosts(app: a, at: now)
-        let end = now + horizon
-        var t = now, survive = 1.0, p = 0.0
         // The margin on "no": far above the rounding of the steps left.
         let no = bar / (1 + 1e-9)
+        // The sum is at most 1: content probably fresh cannot reach the bar.
+        if stale < no { return false }
+        let extra = boosts(app: a, at: now)
+        // With no short-lived term on, every step's share l / (l + u) is at
+        // most the app's largest, and so is the sum.
+        let most = maxBaseRate(app: a)
+        let share = most + u > 0 ? most / (most + u) : 0
+        let boosted = (extra.recency > 0 && extra.recencyUntil > now) || (extra.previous > 0 && extra.previousUntil > now)
+        if !boosted && stale * share < no { return false }
+        terms.prepare(app: a, revision: revision[a], updatesPerHour: u)
+        let end = now + horizon
+        var t = now, survive = 1.0, p = 0.0
         // Steps as written, until `t` is on an hour boundary with no
         // short-lived term on (at most one step per term and one to the hour).
         while t < end && survive >= 1e-4 {
@@ -64,9 +72,7 @@ extension LaunchModel {
             t = next
         }
         // Whole hours from here (and a last part-hour), with no short-lived
-        // term: each step's share l / (l + u) is at most the app's largest.
-        let most = maxBaseRate(app: a)
-        let share = most + u > 0 ? most / (most + u) : 0
+        // term: each step's share is at most `share`.
         var day = t.day, hourOfDay = Int(t.timeOfDay.microseconds / SimDuration.microsecondsPerHour)
         var weekend = t.isWeekend
         while t < end && survive >= 1e-4 {
