@@ -19,7 +19,7 @@ import Traces
 ///   time of day): O(1) instead of an hourly walk. Rounding differs from
 ///   the walk's by far less than `updatesError`; where the gain is that
 ///   close to the bar, the rule as written decides. So every answer is the
-///   rule's (`ModelBoundGainsTests` compares the two on random models).
+///   rule's (`GainTestDifferentialTests` compares the two on random models).
 struct ModelBoundGains: Sendable {
     /// The model these gains are for (nil: none yet; `prepare` sets it).
     private(set) var model: UsageModelKnowledge?

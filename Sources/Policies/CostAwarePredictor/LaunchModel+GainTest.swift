@@ -4,10 +4,9 @@ import SimCore
 /// The `cost-aware-predictor`'s decision `P(stale) · launchBeforeUpdate ≥
 /// bar`, answered exactly as the rule's sum answers it with less work.
 /// Why: it is asked for every pending refresh at every decision point,
-/// and the sum, hour by hour over a day with an `expm1` per step, made
-/// the policy cost 20–30 times what `greedy` costs per event
-/// (Docs/Performance.md). Two things make it cheaper without changing a
-/// single answer:
+/// and the sum, hour by hour over a day with an `expm1` per step, was
+/// most of the policy's cost (Docs/Performance.md). Three things make it
+/// cheaper without changing a single answer:
 ///
 /// - **Stop once the answer is known.** Every step adds a term ≥ 0, so
 ///   once P(stale) · (sum so far) reaches the bar the answer is yes; and
@@ -17,6 +16,8 @@ import SimCore
 ///   short-lived term is on), so once P(stale) · (sum so far + that) is
 ///   below the bar — with a margin far above the rounding of the
 ///   remaining steps — the answer is no.
+/// - **Answer no before summing** where P(stale), or (with no short-lived
+///   term on) P(stale) times that largest share, is already below the bar.
 /// - **Reuse whole-hour terms.** A step over a whole hour with no
 ///   short-lived term on uses the app's time-of-week rate and the
 ///   content rate only, so its `expm1` is the same every time that bin
@@ -24,8 +25,8 @@ import SimCore
 ///   sum adds the same terms in the same order, so its value is the rule's
 ///   bit for bit.
 ///
-/// `GainTestTests` checks the answers against the plain sum on random
-/// models and contexts.
+/// `GainTestDifferentialTests` checks the answers against the plain sum
+/// on random models and contexts.
 extension LaunchModel {
     func launchBeforeUpdateReaches(_ bar: Double, stale: Double, app a: Int, now: SimTime, updatesPerHour u: Double,
                                    horizon: SimDuration, terms: inout LaunchHourTerms) -> Bool {
