@@ -18,10 +18,13 @@ import Traces
 /// - P(the next launch comes before the next update) from the model's
 ///   rates over the next 24 h, hour by hour (competing Poisson processes);
 /// - expected gain = their product: the fresh launches a refresh now adds;
-/// - expected cost = `rideJoules` when the radio is already up, else
-///   `wifiJoules` or `cellularJoules` by network;
-/// and runs the refresh when gain / cost ≥ `minGainPerJoule`. Otherwise it
-/// looks again after `recheck` (both factors move with the clock).
+/// - expected cost = `RefreshCost`, the estimate `cost-aware-predictor`
+///   uses: `rideJoules` when the radio is already up (at most the cold
+///   figure), else `wifiJoules` or `cellularJoules` by network;
+/// and runs the refresh when gain / cost ≥ `minGainPerJoule` (`gainReaches`).
+/// Otherwise it looks again after `recheck` (both factors move with the
+/// clock). `decide` asks `ModelBoundGains`, which answers as `gainReaches`
+/// does without its two hour-by-hour sums.
 ///
 /// It is a greedy threshold rule on the model, **not an optimum**: it
 /// decides app by app, knows the rates but not the bursts' timing, and the
@@ -40,26 +43,18 @@ public struct ModelAwareBoundPolicy: SchedulingPolicy {
     public static var traits: PolicyTraits { PolicyTraits(needsModelKnowledge: true, observedKinds: [.launch, .taskFinished]) }
     public var minGainPerJoule: Double
     public var recheck: SimDuration
-    public var cellularJoules: Double
-    public var wifiJoules: Double
-    public var rideJoules: Double
+    /// The expected joules of a refresh now, the estimate `cost-aware-predictor` uses too.
+    var cost: RefreshCost
     /// When each app's content was last fetched (`.zero`: never).
     var lastFetch: [SimTime] = []
-    /// A cache of `launchBeforeUpdate` at the start of each hour of the
-    /// trace, index hour · apps + app (NaN: not computed yet). Why: it is a
-    /// 24-hour sum asked for every pending refresh at every decision; the
-    /// model's rates are constant within an hour, so the value at the
-    /// hour's start is used for the whole hour (an approximation by at most
-    /// one hour of the horizon, documented here).
-    var launchFirstByHour: [Double] = []
+    /// The gain test of `decide` made fast (ModelBoundGains.swift).
+    var gains = ModelBoundGains()
 
     public init(minGainPerJoule: Double = 0.01, recheck: SimDuration = .minutes(15),
                 cellularJoules: Double = 14, wifiJoules: Double = 1, rideJoules: Double = 1) {
         self.minGainPerJoule = minGainPerJoule
         self.recheck = recheck
-        self.cellularJoules = cellularJoules
-        self.wifiJoules = wifiJoules
-        self.rideJoules = rideJoules
+        cost = RefreshCost(cellularJoules: cellularJoules, wifiJoules: wifiJoules, rideJoules: rideJoules)
     }
 
     mutating func fetched(_ app: Int32, at t: SimTime, apps: Int) {
@@ -117,37 +112,33 @@ public struct ModelAwareBoundPolicy: SchedulingPolicy {
         return p
     }
 
-    /// `launchBeforeUpdate` from the start of `now`'s hour, cached.
-    mutating func launchFirst(_ model: UsageModelKnowledge, app: Int, now: SimTime, apps: Int) -> Double {
-        let hourLength = SimDuration.microsecondsPerHour
-        let hour = Int(now.microseconds / hourLength)
-        let i = hour * apps + app
-        if i >= launchFirstByHour.count {
-            launchFirstByHour += Array(repeating: .nan, count: i + 1 - launchFirstByHour.count + 24 * apps)
-        }
-        if launchFirstByHour[i].isNaN {
-            launchFirstByHour[i] = Self.launchBeforeUpdate(model, app: app, now: SimTime(microseconds: Int64(hour) * hourLength))
-        }
-        return launchFirstByHour[i]
+    /// The rule: a refresh of `app` now, its content last fetched at
+    /// `fetchedAt`, is worth `bar` joules' worth of gain. P(launch first)
+    /// is taken at the start of `now`'s hour: the model's rates are
+    /// constant within an hour, so one value serves the whole hour (an
+    /// approximation by at most one hour of the horizon).
+    /// `ModelBoundGains.reaches` gives the same answer faster; this is
+    /// its reference.
+    public static func gainReaches(_ bar: Double, _ model: UsageModelKnowledge, app: Int, fetchedAt: SimTime,
+                                   now: SimTime) -> Bool {
+        let stale = 1 - exp(-expectedUpdates(model, app: app, from: fetchedAt, to: now))
+        let hourStart = SimTime(microseconds: now.microseconds / SimDuration.microsecondsPerHour * SimDuration.microsecondsPerHour)
+        return stale * launchBeforeUpdate(model, app: app, now: hourStart) >= bar
     }
 
     public mutating func decide(context: PolicyContext) -> PolicyDecision {
         guard let model = context.model else { return .none }
         let now = context.now
-        let online = context.device.network
-        guard online.isOnline else { return .none }  // a state change brings the next decision
-        let radioUp = (context.radioUpUntil ?? .zero) > now
-        let cost = radioUp ? rideJoules : (online == .wifi ? wifiJoules : cellularJoules)
+        guard context.device.network.isOnline else { return .none }  // a state change brings the next decision
+        gains.prepare(model)
+        let bar = minGainPerJoule * cost.joules(context)
         var run: [RequestID] = []
         var wake: SimTime? = nil
         for r in context.pending where r.kind.refreshesContent {
             let a = Int(r.app)
             let fetchedAt = a < lastFetch.count ? lastFetch[a] : .zero
-            let stale = 1 - exp(-Self.expectedUpdates(model, app: a, from: fetchedAt, to: now))
-            let apps = max(context.appCount, a + 1)
-            let gain = stale * launchFirst(model, app: a, now: now, apps: apps)
             var at = now + recheck
-            if gain >= minGainPerJoule * cost {
+            if gains.reaches(bar, app: a, fetchedAt: fetchedAt, now: now) {
                 switch context.refusal(for: r) {
                 case nil:
                     run.append(r.id)

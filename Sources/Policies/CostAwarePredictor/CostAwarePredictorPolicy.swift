@@ -74,6 +74,8 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
     var cost: RefreshCost
     var bar: GainThreshold
     var timing: LaunchTiming
+    /// Whole-hour terms of the gain test, kept while each app's rates hold.
+    var hourTerms = LaunchHourTerms()
     public var recheck: SimDuration
     public var horizon: SimDuration
 
@@ -135,6 +137,16 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
         return stale * launches.launchBeforeUpdate(app: a, now: now, updatesPerHour: content.rate(app: a), horizon: horizon)
     }
 
+    /// The rule's test, `expectedGain(app:now:) >= bar`, answered without
+    /// summing further than the answer needs and with whole-hour terms
+    /// reused (LaunchModel+GainTest.swift); the same answer every time.
+    mutating func gainReaches(_ bar: Double, app a: Int, now: SimTime) -> Bool {
+        let stale = content.staleProbability(app: a, now: now)
+        guard stale > 0 else { return 0 >= bar }
+        return launches.launchBeforeUpdateReaches(bar, stale: stale, app: a, now: now, updatesPerHour: content.rate(app: a),
+                                                  horizon: horizon, terms: &hourTerms)
+    }
+
     public mutating func decide(context: PolicyContext) -> PolicyDecision {
         roll(context)
         let now = context.now
@@ -153,7 +165,7 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
             // Offline or over the cap: a state change or midnight brings the next decision.
             guard online && !capped else { continue }
             let a = Int(r.app)
-            if expectedGain(app: a, now: now) >= bar.gainPerJoule * joules {
+            if gainReaches(bar.gainPerJoule * joules, app: a, now: now) {
                 switch context.refusal(for: r) {
                 case nil:
                     if let until = timing.hold(r, now: now, device: context.device, rate: content.rate(app: a)) {

@@ -31,6 +31,8 @@ struct LaunchModel: Sendable {
     var counts: [Double] = []
     /// Decayed launches per app.
     var totals: [Double] = []
+    /// Per app, its largest count over the 48 bins (for `maxBaseRate`).
+    var maxCount: [Double] = []
     /// Decayed number of weekdays and weekend days observed.
     var weekdaysSeen = 0.0
     var weekendDaysSeen = 0.0
@@ -45,6 +47,10 @@ struct LaunchModel: Sendable {
     var follows: [Double] = []
     /// The app whose session ended last and when, until a launch follows it.
     var lastEnded: (app: Int, at: SimTime)?
+    /// Per app: a count bumped whenever its time-of-week rates may change
+    /// (its launch, a new day), so what is derived from them
+    /// (`LaunchHourTerms`) can tell when it is out of date.
+    private(set) var revision: [UInt32] = []
 
     static let bins = 48
 
@@ -63,9 +69,11 @@ struct LaunchModel: Sendable {
         follows = newFollows
         counts += Array(repeating: 0, count: (n - apps) * Self.bins)
         totals += Array(repeating: 0, count: n - apps)
+        maxCount += Array(repeating: 0, count: n - apps)
         lastLaunch += Array(repeating: nil, count: n - apps)
         relaunches += Array(repeating: 0, count: n - apps)
         sessionsEnded += Array(repeating: 0, count: n - apps)
+        revision += Array(repeating: 0, count: n - apps)
         apps = n
     }
 
@@ -78,11 +86,14 @@ struct LaunchModel: Sendable {
             currentDay += 1
             if currentDay > 0 {
                 for i in counts.indices { counts[i] *= decay }
+                // Scaling keeps the order, so the largest stays the largest.
+                for i in maxCount.indices { maxCount[i] *= decay }
                 for i in totals.indices { totals[i] *= decay; relaunches[i] *= decay; sessionsEnded[i] *= decay }
                 for i in follows.indices { follows[i] *= decay }
                 weekdaysSeen *= decay
                 weekendDaysSeen *= decay
             }
+            for i in revision.indices { revision[i] &+= 1 }
             if SimTime(day: currentDay).isWeekend { weekendDaysSeen += 1 } else { weekdaysSeen += 1 }
             if currentDay > 0 { passed += 1 }
         }
@@ -96,7 +107,9 @@ struct LaunchModel: Sendable {
     mutating func launched(app a: Int, at t: SimTime) {
         ensure(apps: a + 1)
         counts[a * Self.bins + Self.bin(t)] += 1
+        maxCount[a] = max(maxCount[a], counts[a * Self.bins + Self.bin(t)])
         totals[a] += 1
+        revision[a] &+= 1
         if let w = recencyWindow, let last = lastLaunch[a], t - last < w { relaunches[a] += 1 }
         lastLaunch[a] = t
         if let (b, end) = lastEnded, let g = transitionWindow, t - end < g, b < apps {
@@ -124,6 +137,15 @@ struct LaunchModel: Sendable {
         guard timeOfWeek, a < apps else { return mean }
         let seen = t.isWeekend ? weekendDaysSeen : weekdaysSeen
         return (counts[a * Self.bins + Self.bin(t)] + priorDays * mean) / (seen + priorDays)
+    }
+
+    /// At least `baseRate(app:at:)` at any time: the largest bin over the
+    /// fewest days seen (each part moves the same way as in `baseRate`, and
+    /// rounding keeps that order).
+    func maxBaseRate(app a: Int) -> Double {
+        let mean = meanRate(app: a)
+        guard timeOfWeek, a < apps else { return mean }
+        return (maxCount[a] + priorDays * mean) / (min(weekdaysSeen, weekendDaysSeen) + priorDays)
     }
 
     /// The short-lived terms of `app` at `t`: the recency term and the
