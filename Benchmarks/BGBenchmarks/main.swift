@@ -9,7 +9,7 @@
 
 import Foundation
 
-let allFamilies: [BenchmarkFamily] = [.hold, .holdTies, .fillDrain, .cancelMix, .eventCore, .simulation, .externalPolicy, .traceRead]
+let allFamilies: [BenchmarkFamily] = [.hold, .holdTies, .fillDrain, .cancelMix, .eventCore, .eventCoreLayout, .simulation, .externalPolicy, .traceRead]
 
 var csv = false
 var filters: [String] = []

@@ -35,7 +35,6 @@ extension DeviceSimulator {
 
     mutating func chargingBoundary() {
         let on = power.chargerBoundary()
-        exogenousMoved()
         setCharging(on, notify: true)
     }
 
