@@ -32,9 +32,10 @@ struct TaskEnd {
     enum Detail: UInt8 {
         case none, neverCompleted, ignoredCancellation, deadZone, backendOutage
 
-        var text: String? {
+        /// The column's text ("" for none).
+        var text: String {
             switch self {
-            case .none: nil
+            case .none: ""
             case .neverCompleted: "never_completed"
             case .ignoredCancellation: "ignored_cancellation"
             case .deadZone: "dead_zone"
