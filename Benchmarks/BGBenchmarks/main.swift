@@ -10,8 +10,8 @@
 
 import Foundation
 
-let allFamilies: [BenchmarkFamily] = [.hold, .holdTies, .fillDrain, .cancelMix, .eventCore, .simulation, .policyCost,
-                                      .externalPolicy, .traceRead]
+let allFamilies: [BenchmarkFamily] = [.hold, .holdTies, .fillDrain, .cancelMix, .eventCore, .eventCoreLayout, .simulation,
+                                      .policyCost, .externalPolicy, .traceRead]
 
 var csv = false
 var filters: [String] = []

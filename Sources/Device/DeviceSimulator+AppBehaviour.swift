@@ -21,12 +21,20 @@ extension DeviceSimulator {
         }
     }
 
+    /// Whether `app` is in the app switcher's force-quit set: the one
+    /// writer of `DeviceState.forceQuitApps` (set by `forceQuit`, cleared
+    /// at the app's next launch in `startSession`).
+    @inline(__always)
+    mutating func setForceQuit(app: Int32, _ quit: Bool) {
+        if quit { state.forceQuitApps.insert(app) } else { state.forceQuitApps.remove(app) }
+    }
+
     /// The user swipes `app` away in the app switcher: no background launch
     /// of any kind until its next launch (`Refusal.appForceQuit`, cleared
     /// in `startSession`). Its pending requests stay pending (iOS keeps
     /// them; they run after the next launch if still due).
     mutating func forceQuit(app: Int32) {
-        state.forceQuitApps.insert(app)
+        setForceQuit(app: app, true)
         metrics.user.forceQuits += 1
         if Sink.isEnabled {
             var e = DeviceEvent(kind: .forceQuit, time: now, device: state)

@@ -19,15 +19,11 @@ extension DeviceSimulator {
     /// it as wasted. The policy is not told and nothing else starts.
     mutating func censorRunningTask() {
         guard worker.isRunning else { return }
-        var task = worker.running
         worker.stopped()
         metrics.user.tasksCensored += 1
-        countBytes(of: task, at: now)
-        if now < task.dataEnd {
-            let refund = networks.radio.cutLastTransfer(at: now)
-            metrics.user.energy.active += refund.active
-            task.ledger.active += refund.active
-        }
+        countBytes(of: worker.running, at: now)
+        if now < worker.running.dataEnd { cutRunningTransfer() }
+        var task = worker.running
         let cpuRan = max(0, min(task.cpuSeconds, (now - task.dataEnd).seconds))
         let cpuJ = task.fails ? 0 : cpuRan * config.energy.cpuWatts
         metrics.user.energy.cpu += cpuJ

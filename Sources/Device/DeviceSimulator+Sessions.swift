@@ -6,12 +6,9 @@ import SimCore
 extension DeviceSimulator {
     mutating func startSession() {
         let s = sessions.begin()
-        exogenousMoved()
-        state.isScreenOn = true
-        screenOrChargerChanged()
-        state.foregroundApp = s.app
+        setForeground(s.app)
         // The app-switcher rule ends at the app's next launch.
-        if !state.forceQuitApps.isEmpty { state.forceQuitApps.remove(s.app) }
+        if !state.forceQuitApps.isEmpty { setForceQuit(app: s.app, false) }
         scheduleBatteryAlarm()
         // Rule 3: processing is expired the moment the user uses the device.
         if worker.isRunning && worker.running.request.kind == .processing { finishRunningTask(interrupted: true) }
@@ -30,13 +27,20 @@ extension DeviceSimulator {
         if decidesAtSessionStart { consultPolicy() }
     }
 
+    /// The screen and the app in the foreground (nil: screen off): the one
+    /// writer of `DeviceState.isScreenOn` and `foregroundApp`. The battery
+    /// power follows the screen.
+    @inline(__always)
+    mutating func setForeground(_ app: Int32?) {
+        state.isScreenOn = app != nil
+        state.foregroundApp = app
+        screenOrChargerChanged()
+    }
+
     mutating func endSession() {
         let session = sessions.index
         let s = sessions.end()
-        exogenousMoved()
-        state.isScreenOn = false
-        screenOrChargerChanged()
-        state.foregroundApp = nil
+        setForeground(nil)
         lastSessionEnd = now
         scheduleBatteryAlarm()
         if Sink.isEnabled { logState("screen_off") }

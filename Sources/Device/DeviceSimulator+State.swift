@@ -39,7 +39,6 @@ extension DeviceSimulator {
     mutating func chargingBoundary() {
         let wasOn = power.onCharger
         let (on, anchor) = power.powerBoundary(at: now)
-        exogenousMoved()
         if let anchor { setBatteryLevel(anchor) }
         if on != wasOn {
             setCharging(on, notify: true)

@@ -78,26 +78,30 @@ extension DeviceSimulator {
         var fails = DeviceRandom.uniform(prefix: prefix, n) < failureProbability
         var cpu = cpuSeconds
         worker.running.network = .offline
+        worker.running.block = nil
         var deadZoneRun = false
         if usesNetwork && network.isOnline {
             worker.running.network = network
             let shape: RadioModel.TransferShape, latency: SimDuration
-            if let zones = mechanisms.deadZones, zones.isDead(at: now) {
-                // A dead zone (issue 19): the network is shown but nothing
-                // gets through. The request waits for its first byte until
-                // it times out: the radio promotes and stays active for the
+            let block = NetworkedRunBlock.of(deadZone: mechanisms.deadZones?.isDead(at: now) == true,
+                                             backendDown: outages.isDown(app: app, at: now))
+            worker.running.block = block
+            if block == .deadZone {
+                // A dead zone: the network is shown but nothing gets
+                // through. The request waits for its first byte until it
+                // times out: the radio promotes and stays active for the
                 // timeout (no bytes, no server latency), then the run fails
                 // — or its budget expires it first (Docs/Semantics.md).
                 fails = true
                 deadZoneRun = true
                 shape = RadioModel.TransferShape(upSeconds: 0, downSeconds: 0, alphaJoules: 0)
-                latency = zones.requestTimeout
+                latency = mechanisms.deadZones!.requestTimeout
                 metrics.user.deadZoneRuns &+= 1
             } else {
-                // The app's backend is down (issue 19): the request goes out
-                // and the run fails as a drawn failure does (after the
-                // transfer and the server's latency, no CPU).
-                if outages.isDown(app: app, at: now) { fails = true }
+                // The app's backend is down: the request goes out and the
+                // run fails as a drawn failure does (after the transfer and
+                // the server's latency, no CPU).
+                if block == .backendOutage { fails = true }
                 shape = worker.transferShapes.withUnsafeBufferPointer { $0[slot &* 3 &+ Int(network.rawValue)] }
                 latency = worker.serverLatency(slot: slot, run: n)
             }
@@ -144,6 +148,14 @@ extension DeviceSimulator {
     /// Ends the running task at `now`: naturally, at its budget, cut short
     /// by an interruption (session start, unplugged: expired), or by the
     /// network going offline during its transfer (`connectionLost`: failed).
+    ///
+    /// Work it out, then apply: the transfer stops where it got to, the end
+    /// is worked out as one value (``TaskEnd``: outcome, CPU and its
+    /// energy, what happens to the content, the report, the row's detail),
+    /// then applied here, in one place: energy, content, metrics
+    /// (`MetricsAccumulator.taskEnded`), the task row, the app's
+    /// follow-ups (resubmission, retry, legacy fetch), the report to the
+    /// policy, the next task.
     mutating func finishRunningTask(interrupted: Bool = false, connectionLost: Bool = false) {
         guard worker.isRunning else { return }
         if connectionLost && worker.running.neverCompletes {
@@ -151,7 +163,14 @@ extension DeviceSimulator {
             return
         }
         worker.stopped()
-        if connectionLost { worker.running.fails = true }
+        if connectionLost {
+            worker.running.fails = true
+            // Lost in a dead zone (at a zone's start, or offline inside
+            // one): the zone is what made it fail.
+            if worker.running.network != .offline && mechanisms.deadZones?.isDead(at: now) == true {
+                worker.running.block = .deadZone
+            }
+        }
         // The task's fields are read (and its ledger completed) in place in
         // `worker.running`, not in a copy of its ~100 bytes. It is not
         // replaced before `startNextTask` at the end.
@@ -160,90 +179,45 @@ extension DeviceSimulator {
         // the report. `worker.running` does not change before `startNextTask`.
         let kind = worker.running.request.kind
         let app = Int(worker.running.request.app)
-        let held = worker.running.neverCompletes
-        // A run past its budget (a SwiftUI handler that ignored its
-        // cancellation) is expired even if its work then returned.
-        let overran = worker.running.ignoresCancellation
-            && now.microseconds > worker.running.start.microseconds &+ worker.budget(for: kind).microseconds
-        if overran { metrics.user.runsIgnoredCancellation &+= 1 }
-        let expired = !connectionLost && (interrupted || now < worker.running.naturalEnd || held || overran)
-        // A held run did its work if it ran to its natural end: only the
-        // completion call is missing (the app's copy has the content).
-        let workDone = held && !worker.running.fails && now >= worker.running.naturalEnd
         countBytes(of: worker.running, at: now)
-        if now < worker.running.dataEnd {
-            let refund = networks.radio.cutLastTransfer(at: now)
-            metrics.user.energy.active += refund.active
-            worker.running.ledger.active += refund.active
-        }
-        // `(now - dataEnd).seconds`, without the overflow test.
-        let cpuRan = max(0, min(worker.running.cpuSeconds, Double(now.microseconds &- worker.running.dataEnd.microseconds) / 1_000_000))
-        let cpuJ = (worker.running.fails && !expired) ? 0 : cpuRan * config.energy.cpuWatts
-        metrics.user.energy.cpu += cpuJ
-        worker.running.ledger.cpu = cpuJ
+        if now < worker.running.dataEnd { cutRunningTransfer() }
+        // The model through the buffer: `app` is a request's, which the
+        // scheduler checked against its registrations (one per model).
+        let end = TaskEnd(worker.running, at: now, interrupted: interrupted, connectionLost: connectionLost,
+                          budget: worker.budget(for: kind), cpuWatts: config.energy.cpuWatts,
+                          reportsHonestly: apps.models.withUnsafeBufferPointer { $0[app].reportsHonestly },
+                          checkpointsOnExpiration: apps.models[app].checkpointsOnExpiration)
 
-        let outcome: TaskOutcome = expired ? .expired : (worker.running.fails ? .failed : .success)
-        var fetchResult: FetchResult? = nil
+        metrics.user.energy.cpu += end.cpuJoules
+        worker.running.ledger.cpu = end.cpuJoules
         var newData: Bool? = nil
-        switch outcome {
-        case .success:
-            metrics.user.tasksSucceeded &+= 1
-            if kind.refreshesContent {
-                let got = apps.fetchContent(app: app, at: worker.running.dataEnd)
-                newData = got
-                if !got || apps.state[app].unconsumedRefresh { metrics.user.wastedRefreshes &+= 1 }
-                if got { apps.state[app].unconsumedRefresh = true }
-                // The model through the buffer, as below: `app` is a request's.
+        var wastedRefresh = false
+        var fetchResult = end.failureReport
+        switch end.content {
+        case .none:
+            break
+        case .fetch(let reported):
+            let got = apps.fetchContent(app: app, at: worker.running.dataEnd)
+            newData = got
+            if reported {
+                wastedRefresh = !got || apps.state[app].unconsumedRefresh
                 fetchResult = (got || !apps.models.withUnsafeBufferPointer({ $0[app].reportsHonestly })) ? .newData : .noData
-            } else {
-                apps.state[app].processingProgress = 0
-                apps.state[app].lastProcessingDone = now
             }
-        case .failed:
-            metrics.user.tasksFailed += 1
-            metrics.user.wastedEnergyJoules += worker.running.ledger.total
-            if kind.refreshesContent { fetchResult = apps.models[app].reportsHonestly ? .failed : .newData }
-        case .expired:
-            metrics.user.tasksExpired += 1
-            metrics.user.wastedEnergyJoules += worker.running.ledger.total
-            if held {
-                // No completion call, so no fetch result; the work itself is kept.
-                metrics.user.runsNeverCompleted += 1
-                if workDone && kind.refreshesContent {
-                    let got = apps.fetchContent(app: app, at: worker.running.dataEnd)
-                    newData = got
-                    if got { apps.state[app].unconsumedRefresh = true }
-                } else if workDone {
-                    apps.state[app].processingProgress = 0
-                    apps.state[app].lastProcessingDone = worker.running.naturalEnd
-                } else if kind == .processing && apps.models[app].checkpointsOnExpiration {
-                    apps.state[app].processingProgress += cpuRan
-                }
-                break
-            }
-            if kind == .processing && apps.models[app].checkpointsOnExpiration { apps.state[app].processingProgress += cpuRan }
-            if kind.refreshesContent { fetchResult = apps.models[app].reportsHonestly ? .failed : .newData }
+            if got { apps.state[app].unconsumedRefresh = true }
+        case .processingDone(let t):
+            apps.state[app].processingProgress = 0
+            apps.state[app].lastProcessingDone = t
+        case .checkpoint(let seconds):
+            apps.state[app].processingProgress += seconds
         }
+        metrics.taskEnded(end, energy: worker.running.ledger, wastedRefresh: wastedRefresh)
         if Sink.isEnabled {
             var e = DeviceEvent(kind: .task, time: now, device: state)
             e.app = worker.running.request.app; e.taskKind = kind; e.requestID = worker.running.request.id
             e.requestedAt = worker.running.request.submittedAt; e.earliestBegin = worker.running.request.earliestBegin
-            e.start = worker.running.start; e.end = now; e.outcome = outcome; e.newData = newData
+            e.start = worker.running.start; e.end = now; e.outcome = end.outcome; e.newData = newData
             e.energy = worker.running.ledger
-            // At most one applies: a SwiftUI handler (`overran`) is never
-            // held, and a held run ends expired, not failed.
-            if held { e.detail = "never_completed" }
-            else if overran { e.detail = "ignored_cancellation" }
-            // Issue 19: a networked run that started in a dead zone, or lost
-            // its transfer at a zone's start (never set with dead zones off).
-            else if worker.running.network != .offline, let zones = mechanisms.deadZones,
-                    zones.isDead(at: worker.running.start) || (connectionLost && zones.isDead(at: now)) {
-                e.detail = "dead_zone"
-            }
-            // Issue 19: a networked run that failed having started while its
-            // app's backend was down (never set with outages off).
-            else if outcome == .failed && worker.running.network != .offline
-                        && outages.isDown(app: app, at: worker.running.start) { e.detail = "backend_outage" }
+            e.detail = end.detail.text
             sink.record(e)
         }
         // Read through the buffer: `app` is a request's, which the
@@ -253,15 +227,16 @@ extension DeviceSimulator {
         }
         // The app retries a failed refresh soon (replacing the request its
         // handler submitted): `AppModel.retryDelayAfterFailure`.
-        if outcome == .failed && kind == .appRefresh, let delay = apps.models[app].retryDelayAfterFailure {
+        if end.outcome == .failed && kind == .appRefresh, let delay = apps.models[app].retryDelayAfterFailure {
             submit(app: worker.running.request.app, identifier: refreshIdentifier, earliestBegin: now + delay,
                    power: false, network: apps.models[app].refresh.usesNetwork)
         }
         if kind == .legacyFetch { armLegacyFetch(app: worker.running.request.app, after: now) }
         let f = worker.running.network == .offline ? 0 : worker.running.transferFraction(at: now)
         let work = worker.slotWork[app &* 3 &+ Int(kind.rawValue)]
-        let report = TaskReport(request: worker.running.request, start: worker.running.start, end: now, outcome: outcome,
-                                fetchResult: fetchResult, energyJoules: worker.running.ledger.total,
+        let report = TaskReport(request: worker.running.request, start: worker.running.start, end: now,
+                                outcome: end.outcome, fetchResult: fetchResult,
+                                energyJoules: worker.running.ledger.total,
                                 bytesUp: work.bytesUp * f, bytesDown: work.bytesDown * f, network: worker.running.network)
         policyObserve(.taskFinished, .taskFinished(report))
         startNextTask()
@@ -297,14 +272,22 @@ extension DeviceSimulator {
     /// fails and stops now (its energy so far is spent), but the run, whose
     /// handler never completes, is held on to its budget.
     mutating func holdAfterConnectionLost() {
-        let refund = networks.radio.cutLastTransfer(at: now)
-        metrics.user.energy.active += refund.active
-        worker.running.ledger.active += refund.active
+        cutRunningTransfer()
         worker.running.transferredFraction = worker.running.transferFraction(at: now)
         worker.running.fails = true
         worker.running.cpuSeconds = 0
         worker.running.dataEnd = now
         worker.running.naturalEnd = now
+    }
+
+    /// The running task's transfer stops now, before its bytes are all in
+    /// (its end, an interruption, a lost connection, the horizon): the
+    /// radio gives back the active energy it had charged beyond now, to the
+    /// metrics and to the task's ledger alike.
+    mutating func cutRunningTransfer() {
+        let refund = networks.radio.cutLastTransfer(at: now)
+        metrics.user.energy.active += refund.active
+        worker.running.ledger.active += refund.active
     }
 
     /// Adds the bytes `task` moved by `t` to the per-network totals.

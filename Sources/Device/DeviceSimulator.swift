@@ -14,26 +14,19 @@ import SimCore
 /// components (a session start touches sessions, power, the worker,
 /// metrics and the policy) are the simulator's, in its extensions.
 ///
-/// A discrete-event loop over a handful of cursors instead of a general
-/// event queue: the exogenous streams (sessions, network, charging) are
-/// already time-sorted, and the device has only three endogenous timers
-/// (the running task's end, the policy's wake, the next battery threshold;
-/// legacy fetches are pending requests, not timers), plus those of the
-/// registered mechanisms. Each step takes the earliest of these; ties go
-/// task end → network → charging → session end → session start → battery
-/// → registered mechanisms (in registration order) → policy wake.
-/// Background energy charged during a step comes off the battery at the
-/// end of that step; a threshold crossed by it (or by the drain) is handled
-/// as a battery event at the same time. Content updates are never events:
-/// they are read by cursor at launches and fetches.
-///
-/// Why cursors and not SimCore's `EventQueue`: a minimum over six values
-/// is cheaper than a push and a pop when the timers change several times
-/// per event (the policy's wake at every decision, the battery alarm at
-/// most events), as they do here with seven apps; the measurement, and
-/// where the balance turns with more apps and mechanisms, is in
-/// Docs/Performance.md ("The event core"). The loop never goes back in
-/// time (checked under `BGBENCH_INVARIANTS`).
+/// A discrete-event loop over SimCore's ``TimerAgenda``: one slot per
+/// source of events (``AgendaSlot``: the running task's end, the network,
+/// charger and session cursors, the battery event, each registered
+/// mechanism, the policy's wake), filled from the components at the top of
+/// each step (`refreshAgenda`), so that no handler has to report a timer
+/// it moved. The slots are numbered in tie order: task end → network →
+/// charging → session end or start → battery → registered mechanisms (in
+/// registration order) → policy wake. Background energy charged during a
+/// step comes off the battery at the end of that step; a threshold crossed
+/// by it (or by the drain) is handled as a battery event at the same time.
+/// Content updates are never events: they are read by cursor at launches
+/// and fetches. The loop never goes back in time (checked under
+/// `BGBENCH_INVARIANTS`). Docs/Architecture.md, "The loop".
 ///
 /// Generic over the policy and the event sink so that both are specialised
 /// (no existential or log cost on the hot path). Start from
@@ -69,11 +62,9 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     var metrics: MetricsAccumulator
     var mechanisms: RegisteredMechanisms
 
-    /// The earliest of the exogenous streams' next boundaries (sessions,
-    /// network, charger), recomputed when one of their cursors moves
-    /// (`exogenousMoved`), not at every event: they move at about one
-    /// event in four.
-    var nextExogenous: SimTime = .farFuture
+    /// The loop's timers, one slot per source (``AgendaSlot``), filled from
+    /// the components by `refreshAgenda` at the top of every step.
+    var agenda = TimerAgenda(count: AgendaSlot.allCases.count)
 
     // The state the policy sees, kept in its context.
     /// The current time. Stored in the policy's context (`ctx.now`), like
@@ -208,7 +199,6 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         // The pending requests live in the context (see `pending`).
         scheduler.swapPending(with: &ctx.pending)
         screenOrChargerChanged()
-        exogenousMoved()
     }
 
     /// Delivers every observation to the policy from now on, whatever its
@@ -225,12 +215,12 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         // A copy of this simulator shares the tables (classes): run on its own.
         apps.makeStateUnique()
         if !isKnownUniquelyReferenced(&plans) { plans = plans.copy() }
+        if !isKnownUniquelyReferenced(&agenda) { agenda = agenda.copy() }
         if Sink.isEnabled { logUpdates() }
         // Time 0: the initial state, then legacy fetch arming and a first decision.
         applyNetwork(networks.initial, notify: false)
         if power.startsOnCharger {
             power.plugInAtStart()
-            exogenousMoved()
             setCharging(true, notify: false)
         }
         for a in 0..<apps.models.count where apps.models[a].usesLegacyFetch { armLegacyFetch(app: Int32(a), after: .zero) }
@@ -240,9 +230,8 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         settleBackgroundEnergy()
 
         while true {
-            let tOthers = min(worker.taskEnd, nextExogenous, policyWake, mechanisms.nextEventTime)
-            let tBattery = power.pendingCrossings == 0 ? power.alarm.time(unlessAfter: tOthers) : now
-            var t = min(tOthers, tBattery)
+            refreshAgenda()
+            var (t, slot) = agenda.earliest()
             if t >= horizon { t = horizon }
             #if BGBENCH_INVARIANTS
             precondition(t >= now, "simulated time went backwards: \(now) -> \(t)")
@@ -252,33 +241,26 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
             // `&+=`: a count of events cannot reach Int.max; no overflow test at every event.
             metrics.user.events &+= 1
             if metrics.user.events > eventLimit { hitEventLimit = true; break }
+            // A threshold the drain to `t` crossed is a battery event at
+            // `t`, ahead of the slots after the battery's in the tie order.
+            if slot > AgendaSlot.battery.rawValue && power.pendingCrossings != 0 { slot = AgendaSlot.battery.rawValue }
             // One event per step, the first in the tie order.
-            if worker.taskEnd == t {
+            switch AgendaSlot(rawValue: slot)! {
+            case .taskEnd:
                 finishRunningTask(interrupted: false)
-            } else if nextExogenous == t {
-                if networks.nextChange == t {
-                    let network = networks.advance()
-                    exogenousMoved()
-                    applyNetwork(network, notify: true)
-                } else if power.nextChargingBoundary == t {
-                    chargingBoundary()
-                } else if sessions.inSession {
-                    endSession()
-                } else {
-                    startSession()
-                }
-            } else {
-                // The alarm may have been left unresolved above (later
-                // than the other events): resolve it to compare.
-                power.alarm.resolve()
-                if power.pendingCrossings != 0 || power.alarm.time == t {
-                    batteryThresholdReached()
-                } else if mechanisms.nextEventTime == t {
-                    handleRegisteredMechanism()
-                } else {
-                    policyWake = .farFuture
-                    consultPolicy()
-                }
+            case .network:
+                applyNetwork(networks.advance(), notify: true)
+            case .charging:
+                chargingBoundary()
+            case .sessions:
+                if sessions.inSession { endSession() } else { startSession() }
+            case .battery:
+                batteryThresholdReached()
+            case .push, .extraTime, .transfers, .continued, .deadZones:
+                handleRegisteredMechanism(AgendaSlot(rawValue: slot)!)
+            case .policyWake:
+                policyWake = .farFuture
+                consultPolicy()
             }
             if mechanisms.isOn { mechanismsAfterStep() }
             settleBackgroundEnergy()
@@ -287,11 +269,18 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         return metrics.user
     }
 
-    /// One of the exogenous streams' cursors moved: their earliest next
-    /// boundary follows.
+    /// Fills every slot of the agenda from its source: the one place
+    /// where the loop learns that a timer moved, at the top of each step
+    /// (a handler never reports one). An unchanged slot costs a store.
     @inline(__always)
-    mutating func exogenousMoved() {
-        nextExogenous = min(networks.nextChange, power.nextChargingBoundary, sessions.nextBoundary)
+    mutating func refreshAgenda() {
+        agenda.update(.taskEnd, to: worker.taskEnd)
+        agenda.update(.network, to: networks.nextChange)
+        agenda.update(.charging, to: power.nextChargingBoundary)
+        agenda.update(.sessions, to: sessions.nextBoundary)
+        agenda.update(.battery, to: power.nextBatteryEvent(now: now))
+        if mechanisms.isOn { mechanisms.report(to: agenda) }
+        agenda.update(.policyWake, to: policyWake)
     }
 }
 

@@ -121,15 +121,12 @@ public struct FutureLaunches: Sendable {
     /// because its backend is down or the device is in a dead zone, the
     /// first time after `t` when neither holds (through overlapping
     /// intervals); nil if such a run would not fail for either reason.
+    /// The rule is ``NetworkedRunBlock``'s, as at the simulator's task start.
     public func networkedRunBlocked(app: Int32, at t: SimTime) -> SimTime? {
         let outages = Int(app) < backendOutages.count ? backendOutages[Int(app)] : .none
         guard !outages.starts.isEmpty || !deadZones.starts.isEmpty else { return nil }
         var free = t
-        while true {
-            if let e = outages.end(ofIntervalHolding: free) { free = e; continue }
-            if let e = deadZones.end(ofIntervalHolding: free) { free = e; continue }
-            break
-        }
+        while let (_, end) = NetworkedRunBlock.at(free, outages: outages, deadZones: deadZones) { free = end }
         return free == t ? nil : free
     }
 

@@ -91,7 +91,10 @@ final class ComponentTests: XCTestCase {
         let c = DeviceConfiguration()
         let m = RegisteredMechanisms(trace: flatTrace(days: 1), configuration: c, models: [c.defaultApp],
                                      random: DeviceRandom(key: 1))
-        XCTAssertEqual(m.nextEventTime, SimTime.farFuture)
+        let agenda = TimerAgenda(count: AgendaSlot.allCases.count)
+        agenda.update(.policyWake, to: SimTime(microseconds: 5))
+        m.report(to: agenda)
+        XCTAssertEqual(agenda.earliest().slot, AgendaSlot.policyWake.rawValue, "every mechanism slot stays empty")
         XCTAssertFalse(m.isOn)
     }
 }

@@ -12,8 +12,8 @@ import SimCore
 ///
 /// Owns its state: the inputs of the last schedule and the time they give.
 /// `schedule` only records the inputs; the time is computed when the loop
-/// needs it (`resolve`, `time(unlessAfter:)`). Why: one event often
-/// reschedules twice (the battery advance, then a screen or charger
+/// fills its agenda (`resolve`, once per step at most). Why: one event
+/// often reschedules twice (the battery advance, then a screen or charger
 /// change) and only the last answer is used; the inputs are exactly those
 /// an eager computation would use, so the time is the same. The target is
 /// picked when scheduling, once: inputs without one are no alarm at once.
@@ -55,34 +55,6 @@ struct BatteryAlarm {
         guard let i = inputs else { return }
         inputs = nil
         time = Self.time(i, capacityJoules: capacityJoules)
-    }
-
-    /// The alarm for the loop's choice of the next event: exact, or
-    /// `.farFuture` when it certainly comes after `bound` (the earliest
-    /// other event), its inputs then left pending.
-    ///
-    /// Why: the alarm is rescheduled at almost every event, and its time
-    /// is nearly always later than the next event and replaced there; the
-    /// test below is cheaper than the exact time. It is conservative: the
-    /// alarm is `anchor` plus at least `seconds · 1e6` µs with
-    /// `seconds = |target − level| / 100 · C / |w|`; it is skipped only if
-    /// `|target − level| · C · 1e4 > D · |w|` (D the µs from `anchor` to
-    /// `bound`) with a relative margin of 1e-9, far above the rounding of
-    /// either side (a few ulps), so it never skips an alarm at or before
-    /// `bound`. A skipped alarm is computed exactly from the same inputs if
-    /// the policy-wake branch needs it.
-    @inline(__always)
-    mutating func time(unlessAfter bound: SimTime) -> SimTime {
-        if let i = inputs {
-            if bound > i.anchor {
-                let lhs = (i.target - i.level).magnitude * capacityJoules * 1e4
-                // `&-`: `bound` > `anchor` ≥ 0, so no overflow even for `.farFuture`.
-                let rhs = Double(bound.microseconds &- i.anchor.microseconds) * i.watts.magnitude
-                if lhs > rhs * (1 + 1e-9) { return .farFuture }
-            }
-            resolve()
-        }
-        return time
     }
 
     /// When the level, moving linearly from `i.level` at `i.anchor`, reaches `i.target`.

@@ -5,9 +5,9 @@ import SimCore
 /// are made of, turned into the runs.csv columns at the end (`finish`).
 ///
 /// Decides: nothing the device does; it only measures. Raises: no events.
-/// The handlers add to `user` directly (a counter per outcome, the energy
-/// ledger); what needs more than one field (a launch, a task's delay) has a
-/// method here.
+/// A launch, a task's start and a task's end are recorded through a
+/// method here (`launch`, `taskStarted`, `taskEnded`); the other handlers
+/// still add to `user` directly (the energy ledger, mechanism counters).
 struct MetricsAccumulator {
     var user = UserMetrics()
     /// Sums over launches: content age and time since the last refresh, s.
@@ -43,6 +43,28 @@ struct MetricsAccumulator {
     mutating func taskStarted(delayMicros delay: Int64) {
         user.tasksRun &+= 1
         delayMicros &+= delay
+    }
+
+    /// A task's run ended as `end` worked out, with the energy of its
+    /// `energy` ledger (wasted unless it succeeded); `wastedRefresh`: a
+    /// completed refresh that brought nothing new, or whose last new
+    /// content no launch has seen yet. The one place a task end's counters
+    /// change.
+    @inline(__always)
+    mutating func taskEnded(_ end: TaskEnd, energy: EnergyLedger, wastedRefresh: Bool) {
+        if end.overran { user.runsIgnoredCancellation &+= 1 }
+        switch end.outcome {
+        case .success:
+            user.tasksSucceeded &+= 1
+            if wastedRefresh { user.wastedRefreshes &+= 1 }
+        case .failed:
+            user.tasksFailed &+= 1
+            user.wastedEnergyJoules += energy.total
+        case .expired:
+            user.tasksExpired &+= 1
+            user.wastedEnergyJoules += energy.total
+            if end.held { user.runsNeverCompleted &+= 1 }
+        }
     }
 
     /// The metrics at the end of a run of `horizon` on a battery of

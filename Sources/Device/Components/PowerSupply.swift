@@ -213,6 +213,15 @@ struct PowerSupply {
         alarm.schedule(at: now, level: level, watts: watts, lowPower: lowPower, rules: rules)
     }
 
+    /// When the battery event falls, for the loop's agenda: now while a
+    /// crossing recorded by `setLevel` waits to be handled, else the alarm.
+    @inline(__always)
+    mutating func nextBatteryEvent(now: SimTime) -> SimTime {
+        if pendingCrossings != 0 { return now }
+        alarm.resolve()
+        return alarm.time
+    }
+
     /// The crossings the battery event handles, cleared: those recorded by
     /// `setLevel`, or, when the alarm fired with the level short of its
     /// target by rounding, the alarm's own target, with the level snapped

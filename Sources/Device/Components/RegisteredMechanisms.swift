@@ -1,13 +1,58 @@
 import SimCore
 
+/// The device loop's timer slots, numbered in tie order: at equal times
+/// the lower slot's event is handled first. One slot per source of events
+/// (Docs/Architecture.md, "The loop"; Docs/Semantics.md): the running
+/// task's end, the network, charger and session cursors, the battery
+/// event, the registered mechanisms in registration order, the policy's
+/// wake.
+///
+/// The loop keeps them in SimCore's ``TimerAgenda`` and fills every slot
+/// from its source at the top of each step (`DeviceSimulator.refreshAgenda`):
+/// the one place a timer's change reaches the loop, so a handler never has
+/// to report one.
+enum AgendaSlot: Int, CaseIterable {
+    /// `TaskWorker.taskEnd`.
+    case taskEnd
+    /// `NetworkStream.nextChange`.
+    case network
+    /// `PowerSupply.nextChargingBoundary`.
+    case charging
+    /// `SessionStream.nextBoundary` (a session's end or the next start).
+    case sessions
+    /// Now while the level has crossed a threshold not yet handled, else the
+    /// battery alarm (`PowerSupply.nextBatteryEvent`).
+    case battery
+    // The registered mechanisms (`RegisteredMechanisms`), in registration order.
+    /// Silent push.
+    case push
+    /// `beginBackgroundTask` at session ends.
+    case extraTime
+    /// Background URLSession.
+    case transfers
+    /// Continued processing.
+    case continued
+    /// Dead zones.
+    case deadZones
+    /// The policy's wake (`DeviceSimulator.policyWake`).
+    case policyWake
+}
+
+extension TimerAgenda {
+    /// `update(_:to:)` by the device's slot name.
+    @inline(__always)
+    func update(_ slot: AgendaSlot, to time: SimTime) { update(slot.rawValue, to: time) }
+}
+
 /// A mechanism of the simulated OS with events of its own (a timer or an
 /// exogenous stream), registered with the device loop in
 /// ``RegisteredMechanisms``.
 ///
 /// The component owns its state and says when its next event falls; the
-/// loop takes the minimum of that with the other events' times and, when
-/// it is the earliest (after the tie order), calls the mechanism's handler
-/// on the simulator (`DeviceSimulator.handleRegisteredMechanism`), which
+/// loop keeps that in the mechanism's slot of its agenda (``AgendaSlot``)
+/// and, when it is the earliest (after the tie order), calls the
+/// mechanism's handler on the simulator
+/// (`DeviceSimulator.handleRegisteredMechanism`), which
 /// may touch other components (tell the policy, start or expire a task,
 /// charge energy). Docs/Architecture.md, "How to add a mechanism".
 protocol DeviceMechanism {
@@ -49,9 +94,6 @@ struct RegisteredMechanisms {
     let transferPrefixes: [UInt64]
     /// Whether any mechanism is registered on this device (the loop's per-step hook).
     let isOn: Bool
-    /// The earliest next event of the registered mechanisms (`.farFuture`:
-    /// none), kept up to date by ``changed()``.
-    private(set) var nextEventTime = SimTime.farFuture
 
     init(trace: DeviceTrace, configuration: DeviceConfiguration, models: [AppModel], random: DeviceRandom) {
         push = SilentPushComponent(trace: trace, models: models, rules: configuration.silentPush, random: random)
@@ -63,35 +105,34 @@ struct RegisteredMechanisms {
         continued = ContinuedProcessing(models: models, rules: configuration.continuedProcessing, random: random)
         deadZones = DeadZones(model: configuration.deadZones, horizon: trace.horizon, random: random)
         isOn = push != nil || extraTime != nil || transfers != nil || continued != nil || deadZones != nil
-        changed()
     }
 
-    /// Recomputes ``nextEventTime`` from the mechanisms' own next times:
-    /// called wherever one of them changes.
-    mutating func changed() {
-        nextEventTime = min(push?.nextTime ?? .farFuture, extraTime?.nextEnd ?? .farFuture,
-                            transfers?.nextTime ?? .farFuture, continued?.nextTime ?? .farFuture,
-                            deadZones?.nextEventTime ?? .farFuture)
+    /// Fills each mechanism's slot of the loop's agenda with its next event
+    /// (`.farFuture`: none, or the mechanism is off): part of
+    /// `DeviceSimulator.refreshAgenda`, at the top of every step.
+    @inline(__always)
+    func report(to agenda: TimerAgenda) {
+        agenda.update(.push, to: push?.nextTime ?? .farFuture)
+        agenda.update(.extraTime, to: extraTime?.nextEnd ?? .farFuture)
+        agenda.update(.transfers, to: transfers?.nextTime ?? .farFuture)
+        agenda.update(.continued, to: continued?.nextTime ?? .farFuture)
+        agenda.update(.deadZones, to: deadZones?.nextEventTime ?? .farFuture)
     }
 }
 
 extension DeviceSimulator {
-    /// Handles the event of the registered mechanism due now (`now` is
-    /// `mechanisms.nextEventTime`), the first in registration order if
-    /// several are: one event per loop step, like the built-in sources.
-    mutating func handleRegisteredMechanism() {
-        if let t = mechanisms.push?.nextTime, t <= now {
-            silentPushEvent()
-        } else if let t = mechanisms.extraTime?.nextEnd, t <= now {
-            backgroundTaskEvent()
-        } else if let t = mechanisms.transfers?.nextTime, t <= now {
-            backgroundTransferEvent()
-        } else if let t = mechanisms.continued?.nextTime, t <= now {
-            continuedProcessingEvent()
-        } else if let t = mechanisms.deadZones?.nextEventTime, t <= now {
-            deadZoneBoundary()
+    /// Handles the event of the registered mechanism in `slot`, due now
+    /// (the agenda's earliest, so the first in registration order if
+    /// several are): one event per loop step, like the built-in sources.
+    mutating func handleRegisteredMechanism(_ slot: AgendaSlot) {
+        switch slot {
+        case .push: silentPushEvent()
+        case .extraTime: backgroundTaskEvent()
+        case .transfers: backgroundTransferEvent()
+        case .continued: continuedProcessingEvent()
+        case .deadZones: deadZoneBoundary()
+        default: preconditionFailure("slot \(slot) is not a registered mechanism's")
         }
-        mechanisms.changed()
     }
 
     /// After every loop step, when a mechanism is on: held pushes and
@@ -101,7 +142,6 @@ extension DeviceSimulator {
         silentPushAfterStep()
         if let t = mechanisms.transfers, t.waitingCount > 0 { examineTransfers() }
         continuedProcessingAfterStep()
-        mechanisms.changed()
     }
 
     /// At the horizon, before the metrics are final.

@@ -68,6 +68,10 @@ struct TaskWorker {
         var ignoresCancellation = false
         /// The network its transfer uses (`.offline`: no transfer).
         var network = NetworkType.offline
+        /// What made its networked run fail whatever its draws, once known:
+        /// at its start, or a dead zone when it lost its connection in one
+        /// (the task row's `detail`). Nil for a run without a transfer.
+        var block: NetworkedRunBlock? = nil
         /// The share of its transfer's bytes that moved, once its transfer
         /// was cut short and the run went on (a held run that lost its
         /// connection); nil: computed from the time at its end.

@@ -25,7 +25,6 @@ extension DeviceSimulator {
         metrics.user.backgroundTask.energyJoules += run.ledger.promotion + run.ledger.active
         mechanisms.extraTime!.runs[a] = run
         mechanisms.extraTime!.recomputeNextEnd()
-        mechanisms.changed()
     }
 
     /// Runs that reach their end now.

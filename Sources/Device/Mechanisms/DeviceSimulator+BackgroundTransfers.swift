@@ -19,7 +19,6 @@ extension DeviceSimulator {
                                         followUps: model.followUps)
         logTransfer(app: app, detail: "handed")
         examineTransfers()
-        mechanisms.changed()
     }
 
     /// Whether the system would run `model`'s transfer now, and until when
@@ -169,7 +168,6 @@ extension DeviceSimulator {
         if let x = mechanisms.transfers!.transfers[a], case let .done(_, _, servedAt) = x.phase {
             deliverTransferInForeground(app: a, servedAt: servedAt)
         }
-        mechanisms.changed()
     }
 
     mutating func logTransfer(app: Int32, detail: String, handedAt: SimTime? = nil, outcome: TaskOutcome? = nil,

@@ -30,7 +30,6 @@ extension DeviceSimulator {
             logContinued(entry, "failed_to_start")
         }
         mechanisms.continued!.recomputeNextTime()
-        mechanisms.changed()
     }
 
     /// Starts `entry` now: its planned run, and the user's cancel time.

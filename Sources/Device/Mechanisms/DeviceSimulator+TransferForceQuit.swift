@@ -19,6 +19,5 @@ extension DeviceSimulator {
         logTransfer(app: app, detail: "cancelled_force_quit", handedAt: x.handedAt, outcome: .failed)
         mechanisms.transfers!.transfers[a] = nil
         metrics.user.urlSession.cancelledForceQuit &+= 1
-        mechanisms.changed()
     }
 }
