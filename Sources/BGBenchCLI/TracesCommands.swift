@@ -22,7 +22,7 @@ struct TracesGenerateCommand: Command {
         guard let seedText = try args.option("--seed") else { throw UsageError("--seed is required") }
         guard let seed = UInt64(seedText) else { throw UsageError("--seed expects an unsigned whole number, got \"\(seedText)\"") }
         guard let out = try args.option("--out") else { throw UsageError("--out is required") }
-        force = args.flag("--force")
+        force = try args.flag("--force")
         guard try args.positionals().isEmpty else { throw UsageError("traces generate takes no positional arguments") }
         self.users = users; self.days = days; self.seed = seed; self.out = out
     }
@@ -70,7 +70,7 @@ struct TracesImportCommand: Command {
     init(parsing args: inout ArgumentList) throws(UsageError) {
         guard let f = try args.option("--format") else { throw UsageError("--format is required (lsapp or events)") }
         guard let format = AppEventLogFormat(rawValue: f) else { throw UsageError("--format expects lsapp or events, got \"\(f)\"") }
-        sessionsOnly = args.flag("--sessions-only")
+        sessionsOnly = try args.flag("--sessions-only")
         let seedText = try args.option("--seed")
         if sessionsOnly, seedText != nil { throw UsageError("--seed seeds the synthesised streams; --sessions-only writes none") }
         guard sessionsOnly || seedText != nil else { throw UsageError("--seed is required (or --sessions-only)") }
@@ -78,7 +78,7 @@ struct TracesImportCommand: Command {
             throw UsageError("--seed expects an unsigned whole number, got \"\(seedText ?? "")\"")
         }
         guard let out = try args.option("--out") else { throw UsageError("--out is required") }
-        force = args.flag("--force")
+        force = try args.flag("--force")
         let rest = try args.positionals()
         guard rest.count == 1 else { throw UsageError("traces import takes exactly one log file") }
         self.format = format; self.seed = seed; self.out = out; self.input = rest[0]
