@@ -298,7 +298,7 @@ final class CSVCursor {
         var length = end - start
         if length > 0 && buffer[end - 1] == 13 { length -= 1 }
         guard length <= TextLimits.maxLineBytes else {
-            throw TraceFormatError(file: file, line: line + 1, column: 0, message: TextLimits.lineTooLong(line + 1))
+            throw TraceFormatError(file: file, line: line + 1, column: 0, message: TextLimits.lineTooLong)
         }
     }
 

@@ -13,10 +13,9 @@ public enum TextLimits {
     /// holds at most a few MiB for a line.
     public static let maxLineBytes = 1 << 20
 
-    /// The message for line `line` of a file that exceeds the limit.
-    public static func lineTooLong(_ line: Int) -> String {
-        "line \(line) is longer than \(maxLineBytes) bytes, the most a line of any input file may have"
-    }
+    /// The message for a line that exceeds the limit (the error names the
+    /// file and the line).
+    public static let lineTooLong = "the line is longer than \(maxLineBytes) bytes, the most a line of any input file may have"
 }
 
 /// Reads a text file line by line, in chunks, holding at most one line (and
@@ -93,7 +92,7 @@ public final class LineReader {
 
     private func tooLong(current: Bool = false) -> TraceFormatError {
         let n = current ? line : line + 1
-        return TraceFormatError(file: name, line: n, column: 0, message: TextLimits.lineTooLong(n))
+        return TraceFormatError(file: name, line: n, column: 0, message: TextLimits.lineTooLong)
     }
 
     private func read() throws(TraceFormatError) {

@@ -33,7 +33,7 @@ public enum InputText {
             }
             if n == 0 { break }
             if let line = lines.add(chunk[0..<n]) {
-                throw InputFileError(file: path, line: line, message: TextLimits.lineTooLong(line))
+                throw InputFileError(file: path, line: line, message: TextLimits.lineTooLong)
             }
             bytes.append(contentsOf: chunk[0..<n])
             guard bytes.count <= limit else {
@@ -41,7 +41,7 @@ public enum InputText {
             }
         }
         if let line = lines.finish() {
-            throw InputFileError(file: path, line: line, message: TextLimits.lineTooLong(line))
+            throw InputFileError(file: path, line: line, message: TextLimits.lineTooLong)
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             var line = 1
