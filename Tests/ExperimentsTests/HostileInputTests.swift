@@ -105,7 +105,7 @@ final class HostileInputTests: XCTestCase {
         p.arguments = args
         // stderr goes to a file: a pipe could fill and stall the child.
         let errPath = FileManager.default.temporaryDirectory.appendingPathComponent("bgbench-stderr-\(UUID().uuidString)").path
-        FileManager.default.createFile(atPath: errPath, contents: nil)
+        guard FileManager.default.createFile(atPath: errPath, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
         defer { unlink(errPath) }
         let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         p.standardOutput = FileHandle.nullDevice

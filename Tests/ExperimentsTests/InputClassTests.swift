@@ -166,7 +166,7 @@ final class InputClassTests: XCTestCase {
         let original = try String(contentsOfFile: set + "/users.csv", encoding: .utf8)
         // Columns 4-8: screen-on, idle and charging W, capacity Wh, initial %.
         for column in 4...8 {
-            for value in ["1e308", "1.7976931348623157e308", "4.9e-324", "0", "1e-300"] {
+            for value in ["1e308", "4.9e-324", "0"] {
                 try original.write(toFile: set + "/users.csv", atomically: true, encoding: .utf8)
                 try replaceLine(set + "/users.csv", 2) { line in
                     var f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
@@ -269,7 +269,8 @@ final class InputClassTests: XCTestCase {
                 ("garbage appended", original + Data("garbage,1,2\n".utf8)),
                 ("one byte changed", { var d = original; d[d.count / 2] ^= 1; return d }()),
             ]
-            for (what, data) in mutations {
+            // The streamed files get every mutation, the small ones two.
+            for (what, data) in name.hasPrefix("events") || name.hasPrefix("apps") ? mutations : [mutations[1], mutations[2]] {
                 try data.write(to: URL(fileURLWithPath: path))
                 let r = try bgbench(["merge", "--out", dir.path("m"), parts[0], parts[1]])
                 XCTAssertEqual(r.status, 65, "\(name) \(what): \(r.stderr)")

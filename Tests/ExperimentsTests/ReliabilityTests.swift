@@ -127,8 +127,8 @@ final class ReliabilityTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: dir.path("specs"), withIntermediateDirectories: true)
         _ = try write(#"{"name": "t", "seed": 1, "traces": "../traces", "policies": [{"name": "never"}]}"#, "specs/spec.json")
         let previous = FileManager.default.currentDirectoryPath
-        FileManager.default.changeCurrentDirectoryPath(dir.path("specs"))
-        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(dir.path("specs")))
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
         let spec = try ExperimentSpec.load(path: "spec.json", registry: .standard)
         guard case let .traces(resolved) = spec.world else { return XCTFail("not a trace world") }
         XCTAssertEqual(resolved, (dir.path("traces") as NSString).resolvingSymlinksInPath.replacingOccurrences(of: "/private", with: ""))

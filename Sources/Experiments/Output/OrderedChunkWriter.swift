@@ -16,8 +16,13 @@ import Foundation
 /// nothing outlives the process or shows in the output.
 final class OrderedChunkWriter: @unchecked Sendable {
     private let condition = NSCondition()
-    /// Early chunks: in memory, or a byte range of their item's spill file.
-    private enum Held { case text(String), spilled(offset: Int, length: Int) }
+    /// A piece of an early chunk: in memory, or a byte range of its item's spill file.
+    private enum Piece { case text(String), spilled(offset: Int, length: Int) }
+    /// An early chunk: its pieces so far, and whether its last one came.
+    private struct Held {
+        var pieces: [Piece] = []
+        var complete = false
+    }
     private var pending: [Int: Held] = [:]
     private var next: Int
     private let window: Int
@@ -62,8 +67,10 @@ final class OrderedChunkWriter: @unchecked Sendable {
 
     deinit { for fd in spills { close(fd) } }
 
-    /// Hands over chunk `index`; blocks while its item is too far ahead.
-    func submit(_ index: Int, _ chunk: String) {
+    /// Hands over chunk `index`, or a piece of it (`final: false`: more of
+    /// the same chunk follows, so a long chunk need never be held whole);
+    /// blocks while its item is too far ahead.
+    func submit(_ index: Int, _ text: String, final: Bool = true) {
         condition.lock()
         defer { condition.unlock() }
         // The timeout only bounds a missed wake-up; the loop re-tests the
@@ -73,14 +80,27 @@ final class OrderedChunkWriter: @unchecked Sendable {
         }
         if cancelled { return }
         if index == next {
-            file.append(chunk)
+            // Pieces that waited while an earlier chunk was being written come first.
+            if let held = pending.removeValue(forKey: index) { write(held.pieces, item: index / chunksPerItem) }
+            file.append(text)
+            guard final else { return }
             advance()
         } else {
-            pending[index] = hold(chunk, item: index / chunksPerItem)
+            var held = pending[index] ?? Held()
+            if !text.isEmpty { held.pieces.append(hold(text, item: index / chunksPerItem)) }
+            held.complete = final
+            pending[index] = held
             maxHeld = max(maxHeld, pending.count)
         }
-        while let ready = pending.removeValue(forKey: next) {
-            write(ready, item: next / chunksPerItem)
+        // Chunks that became next: written whole, or up to what has come
+        // of one still being produced (its worker then writes the rest).
+        while let held = pending[next] {
+            write(held.pieces, item: next / chunksPerItem)
+            guard held.complete else {
+                pending[next] = Held()
+                break
+            }
+            pending[next] = nil
             advance()
         }
         condition.broadcast()
@@ -97,8 +117,8 @@ final class OrderedChunkWriter: @unchecked Sendable {
         }
     }
 
-    private func hold(_ chunk: String, item: Int) -> Held {
-        guard !spills.isEmpty, !chunk.isEmpty else { return .text(chunk) }
+    private func hold(_ chunk: String, item: Int) -> Piece {
+        guard !spills.isEmpty else { return .text(chunk) }
         let slot = item % window
         var chunk = chunk
         let offset = spillEnds[slot]
@@ -120,8 +140,12 @@ final class OrderedChunkWriter: @unchecked Sendable {
         return .spilled(offset: offset, length: chunk.utf8.count)
     }
 
-    private func write(_ held: Held, item: Int) {
-        switch held {
+    private func write(_ pieces: [Piece], item: Int) {
+        for piece in pieces { write(piece, item: item) }
+    }
+
+    private func write(_ piece: Piece, item: Int) {
+        switch piece {
         case let .text(text):
             file.append(text)
         case let .spilled(offset, length):

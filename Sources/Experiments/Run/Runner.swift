@@ -127,10 +127,11 @@ public struct Runner: Sendable {
     /// Simulates every configuration on work item `item` (for a trace-set
     /// world, on `read`, its user's trace), writing configuration c's
     /// metrics row into `rows` at `rowIndex(c)`. With `events`, configuration
-    /// c's event-log lines are handed to it as soon as c is simulated (one
-    /// configuration's log is held at a time, not the item's); an empty
-    /// chunk when `logsEvents` leaves this user out.
-    func runItem(_ item: Int, read: UserTrace?, events: ((Int, String) -> Void)? = nil,
+    /// c's event-log lines are handed to it in pieces as the simulation
+    /// records them (`events(c, text, last)`; with `apps`, whole after
+    /// the run), ending with `last` true; one empty last piece when
+    /// `logsEvents` leaves this user out.
+    func runItem(_ item: Int, read: UserTrace?, events: ((Int, String, Bool) -> Void)? = nil,
                  logsEvents: (Int) -> Bool = { _ in true }, apps: Bool = false, rows: RowBuffer,
                  rowIndex: (Int) -> Int) -> ItemResult {
         let r = item / users, u = item % users
@@ -164,26 +165,58 @@ public struct Runner: Sendable {
                 }
                 metrics = m
                 let prefix = CSV.field(spec.configurations[c].label) + ",\(r),\(userID(u)),"
-                events?(c, recorder.log.map { Self.eventLines($0, prefix: prefix) } ?? "")
+                events?(c, recorder.log.map { Self.eventLines($0, prefix: prefix) } ?? "", true)
                 result.apps += AppsCSV.rows(prefix: prefix, appNames: trace.appNames, recorder)
-            } else if logging {
-                let (m, log) = SimulatedDevice.$current.withValue(device) {
-                    simulateDeviceWithLog(trace: trace, configuration: deviceConfiguration, policy: policy,
-                                          randomKey: key, memo: &memo)
+            } else if logging, let events {
+                // Streamed as the simulation records it, in pieces: one
+                // configuration's log is never held whole.
+                let sink = EventLineStream(prefix: CSV.field(spec.configurations[c].label) + ",\(r),\(userID(u)),") {
+                    events(c, $0, false)
+                }
+                let (m, rest) = SimulatedDevice.$current.withValue(device) {
+                    simulateDevice(trace: trace, configuration: deviceConfiguration, policy: policy,
+                                   randomKey: key, memo: &memo, sink: sink)
                 }
                 metrics = m
-                events?(c, Self.eventLines(log, prefix: CSV.field(spec.configurations[c].label) + ",\(r),\(userID(u)),"))
+                events(c, rest.buffer, true)
             } else {
                 metrics = SimulatedDevice.$current.withValue(device) {
                     simulateDevice(trace: trace, configuration: deviceConfiguration, policy: policy, randomKey: key, memo: &memo)
                 }
-                events?(c, "")
+                events?(c, "", true)
             }
             rows.store(row: rowIndex(c)) { column in UserMetrics.columns[column].value(metrics) }
             result.simulatedEvents += metrics.events
             result.wakesByHour.append(metrics.wakesByHour)
         }
         return result
+    }
+
+    /// An event sink that formats each event as its `events.csv` line and
+    /// hands the lines on in pieces of about `pieceBytes` (what is left at
+    /// the end of the run stays in `buffer`).
+    struct EventLineStream: DeviceEventSink {
+        let prefix: String
+        let emit: (String) -> Void
+        var buffer = ""
+        static let pieceBytes = 1 << 18
+
+        init(prefix: String, emit: @escaping (String) -> Void) {
+            self.prefix = prefix
+            self.emit = emit
+        }
+
+        static var isEnabled: Bool { true }
+
+        mutating func record(_ event: DeviceEvent) {
+            buffer += prefix
+            buffer += event.csvLine
+            buffer += "\n"
+            if buffer.utf8.count >= Self.pieceBytes {
+                emit(buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
     }
 
     /// One configuration's event log as `events.csv` lines.
@@ -273,7 +306,9 @@ public struct Runner: Sendable {
             results = try values.withUnsafeMutableBufferPointer { buffer in
                 let rows = RowBuffer(buffer, width: Self.metrics.count)
                 let work: @Sendable (Int, UserTrace?) -> ItemResult = { item, read in
-                    let events = writer.map { w in { (c: Int, text: String) in w.submit(item * configurations + c, text) } }
+                    let events = writer.map { w in
+                        { (c: Int, text: String, last: Bool) in w.submit(item * configurations + c, text, final: last) }
+                    }
                     var result = runItem(item, read: read, events: events,
                                          logsEvents: { eventUsers?.contains($0) ?? true }, apps: appsWriter != nil,
                                          rows: rows) { c in
