@@ -48,7 +48,7 @@ public enum BGBenchCLI {
         }
 
         var rest = ArgumentList(Array(argv.dropFirst(command.path.count)))
-        if rest.flag("-h", "--help") {
+        if (try? rest.flag("-h", "--help")) ?? true {
             print(command.help, terminator: "")
             exit(0)
         }

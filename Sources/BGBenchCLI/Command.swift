@@ -34,7 +34,7 @@ enum ExitCodes {
     static let table: [(String, String)] = [
         ("0", "Success."),
         ("1", "A run failed while simulating (reserved: every input is checked first, and no command returns it today)."),
-        ("64", "Usage error: unknown option, missing argument, or an existing output without --force."),
+        ("64", "Usage error: unknown or repeated option, missing argument, an empty value or path, or an existing output (or an incomplete shard) without --force."),
         ("65", "Bad input: a spec, trace set or result file that is malformed or out of range (the message names file and path)."),
         ("74", "I/O error writing output: disk full, read-only, a path through a file (the message names the path and the reason)."),
         ("130", "Interrupted by SIGINT (Ctrl-C); nothing was written."),
@@ -60,33 +60,47 @@ struct UsageError: Error {
 }
 
 /// The words of the command line after the subcommand, consumed as parsed.
-/// Options take their value as the next word or after `=`.
+/// Options take their value as the next word or after `=`. Every option and
+/// flag may be given once (a second one is refused as repeated rather than
+/// left over as "unknown"), and no value or positional argument may be empty
+/// (`--out=` or `""` would otherwise name the working directory or fail only
+/// after the work was done).
 struct ArgumentList {
     private(set) var words: [String]
 
     init(_ words: [String]) { self.words = words }
 
     /// Removes `--name` (a flag) and reports whether it was there.
-    mutating func flag(_ names: String...) -> Bool {
-        guard let i = words.firstIndex(where: { names.contains($0) }) else { return false }
+    mutating func flag(_ names: String...) throws(UsageError) -> Bool {
+        let found = words.indices.filter { names.contains(words[$0]) }
+        guard let i = found.first else { return false }
+        guard found.count == 1 else { throw repeated(names.filter { words.contains($0) }.joined(separator: " / ")) }
         words.remove(at: i)
         return true
     }
 
     /// Removes `--name VALUE` or `--name=VALUE` and returns VALUE.
     mutating func option(_ name: String) throws(UsageError) -> String? {
-        if let i = words.firstIndex(where: { $0.hasPrefix(name + "=") }) {
-            let v = String(words[i].dropFirst(name.count + 1))
+        let found = words.indices.filter { words[$0] == name || words[$0].hasPrefix(name + "=") }
+        guard let i = found.first else { return nil }
+        guard found.count == 1 else { throw repeated(name) }
+        let v: String
+        if words[i] == name {
+            guard i + 1 < words.count, !words[i + 1].hasPrefix("--") else {
+                throw UsageError("missing value for \(name)")
+            }
+            v = words[i + 1]
+            words.removeSubrange(i...i + 1)
+        } else {
+            v = String(words[i].dropFirst(name.count + 1))
             words.remove(at: i)
-            return v
         }
-        guard let i = words.firstIndex(of: name) else { return nil }
-        guard i + 1 < words.count, !words[i + 1].hasPrefix("--") else {
-            throw UsageError("missing value for \(name)")
-        }
-        let v = words[i + 1]
-        words.removeSubrange(i...i + 1)
+        guard !v.isEmpty else { throw UsageError("\(name) has an empty value; give a non-empty one") }
         return v
+    }
+
+    private func repeated(_ name: String) -> UsageError {
+        UsageError("option \(name) is repeated; give it once")
     }
 
     /// An integer option within `range`.
@@ -98,10 +112,14 @@ struct ArgumentList {
         return v
     }
 
-    /// The remaining words, which must all be positional (no leftover `--x`).
+    /// The remaining words, which must all be positional (no leftover `--x`)
+    /// and non-empty (every positional argument is a path).
     mutating func positionals() throws(UsageError) -> [String] {
         if let unknown = words.first(where: { $0.hasPrefix("-") && $0 != "-" }) {
             throw UsageError("unknown option \(unknown)")
+        }
+        if let i = words.firstIndex(where: \.isEmpty) {
+            throw UsageError("argument \(i + 1) is an empty path; give a file or directory")
         }
         defer { words = [] }
         return words

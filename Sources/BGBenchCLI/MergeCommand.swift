@@ -16,7 +16,7 @@ struct MergeCommand: Command {
     init(parsing args: inout ArgumentList) throws(UsageError) {
         guard let out = try args.option("--out") else { throw UsageError("--out is required") }
         self.out = out
-        force = args.flag("--force")
+        force = try args.flag("--force")
         shards = try args.positionals()
         guard !shards.isEmpty else { throw UsageError("give the shard directories to merge") }
     }

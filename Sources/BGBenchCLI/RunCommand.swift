@@ -7,19 +7,21 @@ import Synchronization
 struct RunCommand: Command {
     static let path = ["run"]
     static let overview = "Run an experiment: every policy configuration on every simulated user."
-    static let usage = "bgbench run <spec> [--out <dir>] [--force] [--threads <n>] [--shard <i>/<n>] [--events] [--apps] [--quiet]"
+    static let usage = "bgbench run <spec> [--out <dir>] [--force] [--threads <n>] [--shard <i>/<n>] [--events] [--events-users <ids>] [--apps] [--quiet]"
     static let arguments = [("<spec>", "Experiment file (JSON; schema in Docs/ExperimentSpec.md).")]
     static let options = [
         ("--out <dir>", "Output directory (default: Reports/<spec name>). Written in a staging directory beside it and moved into place at the end; never inside the trace set."),
         ("--force", "Replace an existing output directory (whole: no old file is kept). Without it an existing one is refused."),
         ("--threads <n>", "Worker threads (default: all cores). Results are identical for any value."),
         ("--shard <i>/<n>", "Run only shard i of n (0 <= i < n) and write a partial result for 'bgbench merge'. A shard already complete in <dir> is skipped."),
-        ("--events", "Also write events.csv: every launch, content update, task run and state change (large)."),
+        ("--events", "Also write events.csv: every launch, content update, task run and state change. Large: about 6.7 MB per user-day on the default suite (24 configurations, about 280 kB per user-day each), so 100 users x 14 days is about 9.4 GB; use --events-users to log a sample."),
+        ("--events-users <ids>", "With --events (implied): log only these user ids, as ranges and ids separated by commas, e.g. 0-9 or 0-4,17,40-49. Their rows are byte for byte those of a log of every user."),
         ("--apps", "Also write apps.csv: per (configuration, replication, user, app) launches, fresh launches, runs, energy and bytes (Docs/Outputs.md)."),
         ("--quiet", "No progress on stderr (progress is shown only when stderr is a terminal)."),
     ]
 
     let spec: String, out: String?, threads: Int, shard: Shard?, events: Bool, apps: Bool, quiet: Bool, force: Bool
+    let eventUsers: UserSelection?
 
     init(parsing args: inout ArgumentList) throws(UsageError) {
         out = try args.option("--out")
@@ -32,10 +34,18 @@ struct RunCommand: Command {
         } else {
             shard = nil
         }
-        events = args.flag("--events")
-        apps = args.flag("--apps")
-        force = args.flag("--force")
-        quiet = args.flag("--quiet", "-q")
+        if let s = try args.option("--events-users") {
+            guard let parsed = UserSelection(parsing: s) else {
+                throw UsageError("--events-users expects user ids as ranges and ids separated by commas (0 <= A <= B), e.g. 0-9 or 0-4,17, got \"\(s)\"")
+            }
+            eventUsers = parsed
+        } else {
+            eventUsers = nil
+        }
+        events = try args.flag("--events") || eventUsers != nil
+        apps = try args.flag("--apps")
+        force = try args.flag("--force")
+        quiet = try args.flag("--quiet", "-q")
         let rest = try args.positionals()
         guard rest.count == 1 else { throw UsageError(rest.isEmpty ? "missing <spec>" : "expected one spec file, got \(rest.count) arguments") }
         spec = rest[0]
@@ -49,6 +59,7 @@ struct RunCommand: Command {
             progress: { progress.update(done: $0, total: $1) },
             shouldStop: { stop.isSet })
         options.apps = apps
+        options.eventUsers = eventUsers
         let result = try ExperimentCommands.run(options, tool: tool)
         progress.finish()
         switch result {

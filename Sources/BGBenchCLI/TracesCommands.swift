@@ -22,7 +22,7 @@ struct TracesGenerateCommand: Command {
         guard let seedText = try args.option("--seed") else { throw UsageError("--seed is required") }
         guard let seed = UInt64(seedText) else { throw UsageError("--seed expects an unsigned whole number, got \"\(seedText)\"") }
         guard let out = try args.option("--out") else { throw UsageError("--out is required") }
-        force = args.flag("--force")
+        force = try args.flag("--force")
         guard try args.positionals().isEmpty else { throw UsageError("traces generate takes no positional arguments") }
         self.users = users; self.days = days; self.seed = seed; self.out = out
     }
@@ -84,7 +84,7 @@ struct TracesImportCommand: Command {
             guard zone == nil else { throw UsageError("--time-zone is for --format aware (lsapp and events hold local times)") }
             format = .log(log)
         }
-        sessionsOnly = args.flag("--sessions-only")
+        sessionsOnly = try args.flag("--sessions-only")
         let seedText = try args.option("--seed")
         if case .aware = format, sessionsOnly {
             throw UsageError("--sessions-only is for lsapp and events: an AWARE import keeps the tables' charging and battery level, and leaves out what they lack for the spec to synthesise")
@@ -95,7 +95,7 @@ struct TracesImportCommand: Command {
             throw UsageError("--seed expects an unsigned whole number, got \"\(seedText ?? "")\"")
         }
         guard let out = try args.option("--out") else { throw UsageError("--out is required") }
-        force = args.flag("--force")
+        force = try args.flag("--force")
         let rest = try args.positionals()
         if case .log = format {
             guard rest.count == 1 else { throw UsageError("traces import takes exactly one log file") }

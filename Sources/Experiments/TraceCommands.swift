@@ -35,6 +35,9 @@ public enum TraceCommands {
     /// as a markdown table.
     public static func stats(directory: URL) throws -> String {
         let set = try TraceSetReader.read(directory: directory)
+        // The ranges `run` and `validate` check (a capacity of 1e308 Wh is
+        // refused here too, not fed to the battery integration).
+        try TraceSetRanges.check(set.header, directory: directory.path)
         // A stream the set omits reads as empty: say so rather than let its rows pass for measured zeros.
         let missing = set.missingStreams.sorted().map(\.rawValue)
         let note = missing.isEmpty ? ""

@@ -133,15 +133,16 @@ struct CSVRow {
         error(column, "\(expectation) found \"\(self[column - 1])\"")
     }
 
+    /// A decimal real (``DecimalText``: no hexadecimal, `inf` or `nan`).
     func real(_ column: Int, min: Double, what: @autoclosure () -> String) throws -> Double {
         let f = self[column - 1]
-        guard let v = Double(f), v.isFinite, v >= min else { throw error(column, "expected \(what()), found \"\(f)\"") }
+        guard let v = DecimalText.real(f), v.isFinite, v >= min else { throw error(column, "expected \(what()), found \"\(f)\"") }
         return v
     }
 
     func real(_ column: Int, in range: Range<Double>, what: @autoclosure () -> String) throws -> Double {
         let f = self[column - 1]
-        guard let v = Double(f), range.contains(v) else { throw error(column, "expected \(what()), found \"\(f)\"") }
+        guard let v = DecimalText.real(f), range.contains(v) else { throw error(column, "expected \(what()), found \"\(f)\"") }
         return v
     }
 
@@ -161,9 +162,9 @@ struct CSVRow {
 /// line or field: Docs/Performance.md).
 ///
 /// The file is read in chunks of `CSVRows.chunkBytes` into one buffer,
-/// reused chunk after chunk (a line longer than the buffer grows it): memory
-/// does not grow with the file, and the buffer stays in cache instead of
-/// faulting in a fresh copy of the whole file.
+/// reused chunk after chunk (a line longer than the buffer grows it, up to
+/// `TextLimits.maxLineBytes`): memory does not grow with the file, and the
+/// buffer stays in cache instead of faulting in a fresh copy of the whole file.
 final class CSVCursor {
     let file: String
     private let fileIndex: Int
@@ -252,9 +253,11 @@ final class CSVCursor {
     private func split() throws -> CSVRow? {
         while true {
             if let i = CSVRows.offset(of: 10, in: UnsafePointer(buffer), from: start, to: filled) {
+                if i - start > TextLimits.maxLineBytes { try checkLength(end: i) }
                 return fields(end: i, next: i + 1)
             }
             if atEnd {
+                if filled - start > TextLimits.maxLineBytes { try checkLength(end: filled) }
                 return start < filled ? fields(end: filled, next: filled) : nil
             }
             try refill()
@@ -288,9 +291,23 @@ final class CSVCursor {
         return r
     }
 
-    /// No complete line left: keeps the partial one, at the front, and reads on.
+    /// Throws if the line buffer[start..<end] (without "\n"; a "\r" before
+    /// it not counted) is longer than `TextLimits.maxLineBytes`.
+    @inline(never)
+    private func checkLength(end: Int) throws {
+        var length = end - start
+        if length > 0 && buffer[end - 1] == 13 { length -= 1 }
+        guard length <= TextLimits.maxLineBytes else {
+            throw TraceFormatError(file: file, line: line + 1, column: 0, message: TextLimits.lineTooLong)
+        }
+    }
+
+    /// No complete line left: keeps the partial one, at the front, and reads
+    /// on; a partial line already past the line-length limit is refused
+    /// here, so a hostile line is never read whole.
     @inline(never)
     private func refill() throws {
+        if filled - start > TextLimits.maxLineBytes + 1 { try checkLength(end: filled) }
         if start > 0 {
             if filled > start { memmove(buffer, buffer + start, filled - start) }
             filled -= start

@@ -58,13 +58,17 @@ public struct ExogenousBattery: Sendable, Hashable {
                 var event: Double?
                 if rate < 0 {
                     for threshold in [0.2, 0.1, 0.0] where level > threshold * cap {
-                        let at = t + Int64(((level - threshold * cap) / -rate).rounded(.up))
-                        if at < next { next = at; event = threshold }
+                        if let dt = Self.microseconds(((level - threshold * cap) / -rate).rounded(.up), below: next - t) {
+                            next = t + dt
+                            event = threshold
+                        }
                         break  // the highest threshold below the level is hit first
                     }
                 } else if rate > 0 && charging && lpm && level < 0.8 * cap {
-                    let at = t + Int64(((0.8 * cap - level) / rate).rounded(.up))
-                    if at < next { next = at; event = 0.8 }
+                    if let dt = Self.microseconds(((0.8 * cap - level) / rate).rounded(.up), below: next - t) {
+                        next = t + dt
+                        event = 0.8
+                    }
                 }
                 let dt = next - t
                 if lpm { lowPowerModeMicroseconds += dt }
@@ -88,5 +92,12 @@ public struct ExogenousBattery: Sendable, Hashable {
             }
         }
         finalPercent = level / cap * 100
+    }
+
+    /// `x` (a whole number of µs) as an Int64 if it is below `limit`, else
+    /// nil. Compared as a Double first: a huge battery or a tiny net power
+    /// makes `x` beyond Int64 (or infinite), where `Int64(x)` would trap.
+    static func microseconds(_ x: Double, below limit: Int64) -> Int64? {
+        x < Double(limit) ? Int64(x) : nil
     }
 }

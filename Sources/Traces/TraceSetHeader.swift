@@ -50,6 +50,12 @@ public struct TraceSetHeader: Sendable {
         let profiles = hasUsersFile
             ? try readUsers(directory, appCount: apps.count)
             : try usersOfSessions(directory, appCount: apps.count)
+        // A set without users has nothing to simulate and no statistics
+        // (every mean would be 0/0).
+        guard !profiles.isEmpty else {
+            let file = hasUsersFile ? TraceSetFile.users : TraceSetFile.sessions
+            throw TraceFormatError(file: file, line: 2, column: 0, message: "expected at least one user; the file has a header and no data row")
+        }
         var provenance: TraceProvenance?
         let generator = directory.appendingPathComponent(TraceSetFile.generator)
         if FileManager.default.fileExists(atPath: generator.path) {
@@ -199,7 +205,7 @@ public struct TraceSetHeader: Sendable {
             var bar = [Bool](repeating: true, count: appCount)
             if !row[10].isEmpty {
                 for part in row[10].split(separator: ";", omittingEmptySubsequences: false) {
-                    guard let app = Int(part), (0..<appCount).contains(app) else {
+                    guard let app = DecimalText.wholeNumber(part), (0..<appCount).contains(app) else {
                         throw row.error(11, "expected app indices in 0..<\(appCount) separated by ';', found \"\(part)\"")
                     }
                     bar[app] = false

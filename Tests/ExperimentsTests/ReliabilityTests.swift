@@ -127,8 +127,8 @@ final class ReliabilityTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: dir.path("specs"), withIntermediateDirectories: true)
         _ = try write(#"{"name": "t", "seed": 1, "traces": "../traces", "policies": [{"name": "never"}]}"#, "specs/spec.json")
         let previous = FileManager.default.currentDirectoryPath
-        FileManager.default.changeCurrentDirectoryPath(dir.path("specs"))
-        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(dir.path("specs")))
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
         let spec = try ExperimentSpec.load(path: "spec.json", registry: .standard)
         guard case let .traces(resolved) = spec.world else { return XCTFail("not a trace world") }
         XCTAssertEqual(resolved, (dir.path("traces") as NSString).resolvingSymlinksInPath.replacingOccurrences(of: "/private", with: ""))
@@ -231,9 +231,10 @@ final class ReliabilityTests: XCTestCase {
         }
         let marker = parts[1] + "/shard.json"
         let text = try String(contentsOfFile: marker, encoding: .utf8)
-        let recorded = try XCTUnwrap(text.range(of: #""runs_sha256" : "[0-9a-f]{64}""#, options: .regularExpression)
-                                     ?? text.range(of: #""runs_sha256": "[0-9a-f]{64}""#, options: .regularExpression))
-        let fixed = text.replacingCharacters(in: recorded, with: "\"runs_sha256\": \"\(SHA256.hex(edited))\"")
+        let recorded = try XCTUnwrap(text.range(of: #""runs_sha256" ?: "[0-9a-f]{64}""#, options: .regularExpression))
+        let oldHash = String(text[recorded].suffix(65).dropLast())
+        // Both records of the hash (runs_sha256 and files."runs.csv"): the row count is unchanged.
+        let fixed = text.replacingOccurrences(of: oldHash, with: SHA256.hex(edited))
         try fixed.write(toFile: marker, atomically: true, encoding: .utf8)
         XCTAssertThrowsError(try ExperimentCommands.merge(shardDirectories: parts, out: dir.path("m3"), tool: .standard)) { error in
             XCTAssertTrue("\(error)".contains("more than once"), "\(error)")

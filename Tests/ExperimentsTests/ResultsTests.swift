@@ -36,7 +36,7 @@ final class ResultsTests: XCTestCase {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         try OutputFile.write("configuration,replication,user,x\nA,0,0,1\nA,0,1,zz\n", to: dir.path("runs.csv"))
-        XCTAssertThrowsError(try ResultFiles.readRuns(path: dir.path("runs.csv"), knownMetrics: [])) { error in
+        XCTAssertThrowsError(try ResultFiles.readRuns(path: dir.path("runs.csv"), knownMetrics: [MetricDescriptor(name: "x", unit: "", description: "")])) { error in
             let e = error as! InputFileError
             XCTAssertEqual(e.line, 3)
             XCTAssertTrue(e.description.contains("runs.csv:3"))

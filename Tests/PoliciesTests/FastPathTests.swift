@@ -86,7 +86,7 @@ final class FastPathTests: XCTestCase {
     /// largest time as a wake, not as "none" (the loops use it as their sentinel).
     func testFixedIntervalWakesAtTheLargestTime() {
         let far = PolicyContext(now: .zero, device: DeviceState(), pending: [refresh(earliestBegin: .distantFuture)])
-        var fresh = FixedIntervalPolicy()
+        let fresh = FixedIntervalPolicy()
         XCTAssertEqual(fresh.decide(context: far).wakeAt, .distantFuture)
         XCTAssertEqual(fresh.decide(context: far).run, [])
     }

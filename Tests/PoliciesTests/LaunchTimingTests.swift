@@ -54,7 +54,7 @@ final class LaunchTimingTests: XCTestCase {
         var context = PolicyContext(now: eligible + .minutes(10), device: DeviceState(network: .wifi), pending: [request],
                                     appCount: 2)
         // Eligible, worth running, but nothing announces app 0: held until the horizon.
-        var d = policy.decide(context: context)
+        let d = policy.decide(context: context)
         XCTAssertEqual(d.run, [])
         XCTAssertEqual(d.wakeAt, eligible + .hours(2))
         // The session of app 1 starts: its follower's refresh runs now.

@@ -1,4 +1,5 @@
 import Foundation
+import Traces
 
 /// Deterministic CSV text: RFC 4180 quoting, `\n` line ends, numbers in
 /// Swift's shortest round-trip form (so reading a value back gives the same
@@ -12,13 +13,14 @@ public enum CSV {
         return "\(d)"
     }
 
-    /// Parses what ``number(_:)`` writes.
+    /// Parses what ``number(_:)`` writes: `NaN`, `Inf`, `-Inf` or a decimal
+    /// number (``DecimalText``; no hexadecimal, `inf` or `nan` spellings).
     public static func parseNumber(_ s: Substring) -> Double? {
         switch s {
         case "NaN": return .nan
         case "Inf": return .infinity
         case "-Inf": return -.infinity
-        default: return Double(s)
+        default: return DecimalText.real(s)
         }
     }
 

@@ -1,10 +1,13 @@
 import Foundation
+import Traces
 
 /// Reads an input file (spec, manifest, runs.csv of a result) as UTF-8 text
 /// with errors a user can act on: the path and the system's reason ("No such
 /// file or directory", "Is a directory", "Permission denied"), or the byte
 /// offset of the first invalid UTF-8 sequence — never a Foundation error
-/// code. Files above `limit` bytes are refused before they are read.
+/// code. Files above `limit` bytes are refused before they are read, a line
+/// above `TextLimits.maxLineBytes` as soon as it is (the one line-length
+/// limit of every text input).
 public enum InputText {
     public static func read(_ path: String, limit: Int = 1 << 34) throws(InputFileError) -> String {
         let fd = open(path, O_RDONLY)
@@ -21,6 +24,7 @@ public enum InputText {
         var bytes = [UInt8]()
         bytes.reserveCapacity(Int(info.st_size))
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var lines = LineLengthCheck()
         while true {
             let n = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
@@ -28,10 +32,16 @@ public enum InputText {
                 throw InputFileError(file: path, line: nil, message: "cannot read (\(errnoText()))")
             }
             if n == 0 { break }
+            if let line = lines.add(chunk[0..<n]) {
+                throw InputFileError(file: path, line: line, message: TextLimits.lineTooLong)
+            }
             bytes.append(contentsOf: chunk[0..<n])
             guard bytes.count <= limit else {
                 throw InputFileError(file: path, line: nil, message: "is larger than \(limit) bytes")
             }
+        }
+        if let line = lines.finish() {
+            throw InputFileError(file: path, line: line, message: TextLimits.lineTooLong)
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             var line = 1
@@ -55,4 +65,40 @@ public enum InputText {
 
     /// The text of the current `errno`.
     public static func errnoText() -> String { String(cString: strerror(errno)) }
+}
+
+/// Line lengths of a file read in chunks: the number of the first line
+/// longer than `TextLimits.maxLineBytes` (its "\n", and a "\r" before it,
+/// not counted), found as soon as its bytes are seen.
+struct LineLengthCheck {
+    private var line = 1
+    /// Bytes of the current line so far.
+    private var length = 0
+    private var endsInCR = false
+
+    mutating func add(_ bytes: ArraySlice<UInt8>) -> Int? {
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            if let nl = bytes[i...].firstIndex(of: 10) {
+                length += nl - i
+                if nl > i { endsInCR = bytes[nl - 1] == 13 }
+                if length - (endsInCR ? 1 : 0) > TextLimits.maxLineBytes { return line }
+                line += 1
+                length = 0
+                endsInCR = false
+                i = nl + 1
+            } else {
+                length += bytes.endIndex - i
+                endsInCR = bytes[bytes.endIndex - 1] == 13
+                if length > TextLimits.maxLineBytes + 1 { return line }
+                i = bytes.endIndex
+            }
+        }
+        return nil
+    }
+
+    /// At the end of the file: the last line, if it has no "\n" and is too long.
+    func finish() -> Int? {
+        length - (endsInCR ? 1 : 0) > TextLimits.maxLineBytes ? line : nil
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Stats
+import Traces
 
 /// The CSV files of a run directory, column by column. Units and meanings
 /// are documented in `Docs/Outputs.md`; the per-user metric columns come
@@ -47,54 +48,73 @@ public enum ResultFiles {
     }
 
     /// Reads `runs.csv` back. Configuration labels are taken in order of first
-    /// appearance unless `configurations` fixes them; metric descriptors are
-    /// looked up by name in `knownMetrics` (unknown names get an empty unit).
+    /// appearance unless `configurations` fixes them; every metric column
+    /// must be one of `knownMetrics` (a misspelt or foreign column is an
+    /// error naming it, never a metric with no unit). Read line by line
+    /// (``LineReader``: the one line-length limit); numbers strictly
+    /// (``CSV/parseNumber(_:)``).
     public static func readRuns(path: String, configurations: [String]? = nil,
                                 knownMetrics: [MetricDescriptor]) throws(InputFileError) -> ResultSet {
-        let text = try InputText.read(path)
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        if lines.last == "" { lines.removeLast() }
-        guard let headerLine = lines.first, let header = CSV.split(headerLine),
+        do {
+            return try readRuns(LineReader(path: path), configurations: configurations, knownMetrics: knownMetrics)
+        } catch let e as TraceFormatError {
+            throw InputFileError(file: path, line: e.line == 0 ? nil : e.line, message: e.message)
+        } catch let e as InputFileError {
+            throw e
+        } catch {
+            throw InputFileError(file: path, line: nil, message: "\(error)")
+        }
+    }
+
+    private static func readRuns(_ reader: LineReader, configurations: [String]?,
+                                 knownMetrics: [MetricDescriptor]) throws -> ResultSet {
+        let path = reader.name
+        guard let headerLine = try reader.nextString(), let header = CSV.split(Substring(headerLine)),
               Array(header.prefix(3)) == runsKeyColumns
         else {
             throw InputFileError(file: path, line: 1, message: "expected a header starting with \(runsKeyColumns.joined(separator: ","))")
         }
         let metricNames = Array(header.dropFirst(3))
-        let metrics = metricNames.map { name in
-            knownMetrics.first { $0.name == name } ?? MetricDescriptor(name: name, unit: "", description: "")
+        var metrics: [MetricDescriptor] = []
+        for (j, name) in metricNames.enumerated() {
+            guard let known = knownMetrics.first(where: { $0.name == name }) else {
+                throw InputFileError(file: path, line: 1, message: "column \(j + 4) \"\(name)\" is not a metric bgbench writes; expected \(knownMetrics.map(\.name).joined(separator: ", "))")
+            }
+            guard !metrics.contains(where: { $0.name == name }) else {
+                throw InputFileError(file: path, line: 1, message: "column \(j + 4) \"\(name)\" appears twice")
+            }
+            metrics.append(known)
         }
         var labels = configurations ?? []
         var labelIndex = Dictionary(uniqueKeysWithValues: labels.enumerated().map { ($1, $0) })
-        var rows: [(RunKey, [Double])] = []
-        for (n, line) in lines.enumerated().dropFirst() {
-            guard let f = CSV.split(line), f.count == header.count else {
-                throw InputFileError(file: path, line: n + 1, message: "expected \(header.count) fields")
+        var keys: [RunKey] = []
+        var values: [Double] = []
+        while let line = try reader.nextString() {
+            let n = reader.line
+            guard let f = CSV.split(Substring(line)), f.count == header.count else {
+                throw InputFileError(file: path, line: n, message: "expected \(header.count) fields")
             }
-            guard let rep = Int(f[1]), let user = Int(f[2]) else {
-                throw InputFileError(file: path, line: n + 1, message: "replication and user must be whole numbers")
+            guard let rep = DecimalText.wholeNumber(f[1]), let user = DecimalText.wholeNumber(f[2]) else {
+                throw InputFileError(file: path, line: n, message: "replication and user must be whole numbers")
             }
             let c: Int
             if let i = labelIndex[f[0]] { c = i } else {
                 guard configurations == nil else {
-                    throw InputFileError(file: path, line: n + 1, message: "unknown configuration \"\(f[0])\"")
+                    throw InputFileError(file: path, line: n, message: "unknown configuration \"\(f[0])\"")
                 }
                 c = labels.count
                 labels.append(f[0])
                 labelIndex[f[0]] = c
             }
-            var values: [Double] = []
-            values.reserveCapacity(metrics.count)
             for (j, s) in f.dropFirst(3).enumerated() {
                 guard let v = CSV.parseNumber(Substring(s)) else {
-                    throw InputFileError(file: path, line: n + 1, message: "column \(metricNames[j]): \"\(s)\" is not a number")
+                    throw InputFileError(file: path, line: n, message: "column \(metricNames[j]): \"\(s)\" is not a number")
                 }
                 values.append(v)
             }
-            rows.append((RunKey(configuration: c, replication: rep, user: user), values))
+            keys.append(RunKey(configuration: c, replication: rep, user: user))
         }
-        var set = ResultSet(configurations: labels, metrics: metrics)
-        for (k, v) in rows { set.append(k, v) }
-        return set
+        return ResultSet(configurations: labels, metrics: metrics, keys: keys, values: values)
     }
 
     public static let summaryColumns = ["configuration", "metric", "unit", "n", "excluded", "mean", "sd",

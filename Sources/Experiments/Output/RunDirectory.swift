@@ -70,14 +70,22 @@ public enum RunDirectory {
                              to: (directory as NSString).appendingPathComponent("manifest.json"))
     }
 
-    /// A shard's partial result, with `shard.json` written last.
+    /// A shard's partial result, with `shard.json` written last. `streamed`:
+    /// the digests of the files already written (events.csv, apps.csv);
+    /// the marker lists those of runs.csv and wakes_by_hour.csv before them.
     static func writeShard(results: ResultSet, wakes: WakesByHour, marker: ShardMarker,
+                           streamed: [(name: String, digest: FileDigest)] = [],
                            to directory: String) throws(OutputError) {
         func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
         let sorted = results.sorted()
         var marker = marker
         marker.hashes.runs = try ResultFiles.writeRuns(sorted, to: path("runs.csv"))
-        try OutputFile.write(wakes.csv(userDays: WakesByHour.userDays(sorted)), to: path("wakes_by_hour.csv"))
+        let wakesText = wakes.csv(userDays: WakesByHour.userDays(sorted))
+        try OutputFile.write(wakesText, to: path("wakes_by_hour.csv"))
+        var wakesDigest = FileDigester()
+        wakesDigest.add(wakesText)
+        marker.files = [("runs.csv", FileDigest(rows: sorted.rowCount, sha256: marker.hashes.runs)),
+                        ("wakes_by_hour.csv", wakesDigest.digest)] + streamed
         try OutputFile.write(marker.json().serialized(pretty: true) + "\n", to: path("shard.json"))
     }
 }

@@ -13,6 +13,8 @@ public struct RunIdentity: Sendable, Equatable {
     public var events: Bool
     /// `apps.csv` written (`--apps`).
     public var apps: Bool = false
+    /// The users `events.csv` logs (`--events-users`, canonical form); nil: all.
+    public var eventUsers: String? = nil
 }
 
 public enum BGBenchVersion {
@@ -36,9 +38,10 @@ public enum BGBenchVersion {
 }
 
 extension ExperimentSpec {
-    public func identity(events: Bool, apps: Bool = false) throws(InputFileError) -> RunIdentity {
+    public func identity(events: Bool, apps: Bool = false, eventUsers: UserSelection? = nil) throws(InputFileError) -> RunIdentity {
         RunIdentity(version: BGBenchVersion.current, specName: name, specHash: SHA256.hex(source.serialized()),
-                    dataHash: try ContentHashes.data(of: world), seed: seed, events: events, apps: apps)
+                    dataHash: try ContentHashes.data(of: world), seed: seed, events: events, apps: apps,
+                    eventUsers: events ? eventUsers?.description : nil)
     }
 }
 
@@ -120,9 +123,33 @@ struct ShardMarker: Equatable {
     var hashes: ContentHashes
     /// What its `external` configurations ran (nil: none, or an older marker).
     var decisionProcesses: DecisionProcessProvenance? = nil
+    /// Every CSV file the shard carries, by name, with its rows and SHA-256
+    /// (filled in when they are written): what `merge` verifies and what
+    /// makes the shard directory complete.
+    var files: [(name: String, digest: FileDigest)] = []
+
+    static func == (a: ShardMarker, b: ShardMarker) -> Bool {
+        a.identity == b.identity && a.shard == b.shard && a.items == b.items && a.totalItems == b.totalItems
+            && a.spec == b.spec && a.specPath == b.specPath && a.provenance == b.provenance && a.hashes == b.hashes
+            && a.files.map(\.name) == b.files.map(\.name) && a.files.map(\.digest) == b.files.map(\.digest)
+            && a.decisionProcesses == b.decisionProcesses
+    }
+
+    /// nil when every file `files` lists is in `directory` with its
+    /// recorded rows and SHA-256; otherwise the first problem, naming the file.
+    func problem(in directory: String) throws(InputFileError) -> String? {
+        for (name, digest) in files {
+            let path = (directory as NSString).appendingPathComponent(name)
+            if let why = try digest.mismatch(path: path, recordedIn: "its shard.json") { return why }
+        }
+        return nil
+    }
 
     func json() -> JSONValue {
-        .object([
+        var options: [(String, JSONValue)] = []
+        if identity.apps { options.append(("apps", .bool(true))) }
+        if let users = identity.eventUsers { options.append(("events_users", .string(users))) }
+        let head: [(String, JSONValue)] = [
             ("version", .string(identity.version)),
             ("spec_name", .string(identity.specName)),
             ("spec_hash", .string(identity.specHash)),
@@ -130,17 +157,27 @@ struct ShardMarker: Equatable {
             ("runs_sha256", .string(hashes.runs)),
             ("seed", .number(Double(identity.seed))),
             ("events", .bool(identity.events)),
-        ] + (identity.apps ? [("apps", JSONValue.bool(true))] : []) + [
+        ]
+        let shardFields: [(String, JSONValue)] = [
             ("shard_index", .number(Double(shard.index))),
             ("shard_count", .number(Double(shard.count))),
             ("first_item", .number(Double(items.lowerBound))),
             ("end_item", .number(Double(items.upperBound))),
             ("total_items", .number(Double(totalItems))),
             ("spec_path", .string(specPath)),
-        ] + (provenance?.jsonFields ?? [])
-          + (decisionProcesses.map { [("decision_processes", $0.json())] } ?? []) + [
-            ("spec", spec),
-        ])
+            ("files", .object(files.map { ($0.name, $0.digest.json()) })),
+        ]
+        let tail: [(String, JSONValue)] = (provenance?.jsonFields ?? [])
+            + (decisionProcesses.map { [("decision_processes", $0.json())] } ?? []) + [("spec", spec)]
+        return .object(head + options + shardFields + tail)
+    }
+
+    /// The CSV files a shard directory may carry.
+    static let carried = ["runs.csv", "wakes_by_hour.csv", "events.csv", "apps.csv"]
+
+    /// The files a shard run with `--events` / `--apps` as given carries.
+    static func carried(events: Bool, apps: Bool) -> [String] {
+        carried.filter { ($0 != "events.csv" || events) && ($0 != "apps.csv" || apps) }
     }
 
     static func read(directory: String) throws(InputFileError) -> ShardMarker? {
@@ -151,7 +188,7 @@ struct ShardMarker: Equatable {
             let node = JSONNode(try JSONParser.parse(text))
             let f = try node.object(knownKeys: ["version", "spec_name", "spec_hash", "data_hash", "runs_sha256", "seed", "events", "shard_index",
                                                 "shard_count", "first_item", "end_item", "total_items", "spec_path", "spec",
-                                                "executable", "registry", "apps", "decision_processes"])
+                                                "executable", "registry", "apps", "events_users", "files", "decision_processes"])
             func need(_ k: String) throws(SpecError) -> JSONNode {
                 guard let v = f[k] else { throw node.error("missing \"\(k)\"") }
                 return v
@@ -159,16 +196,36 @@ struct ShardMarker: Equatable {
             let identity = RunIdentity(
                 version: try need("version").string(), specName: try need("spec_name").string(),
                 specHash: try need("spec_hash").string(), dataHash: try need("data_hash").string(), seed: UInt64(try need("seed").int(in: 0...Int.max)),
-                events: try need("events").bool(), apps: try f["apps"]?.bool() ?? false)
+                events: try need("events").bool(), apps: try f["apps"]?.bool() ?? false,
+                eventUsers: try f["events_users"]?.string())
             let count = try need("shard_count").int(in: 1...1_000_000)
             let index = try need("shard_index").int(in: 0...(count - 1))
             let first = try need("first_item").int(in: 0...Int.max), end = try need("end_item").int(in: first...Int.max)
-            return ShardMarker(identity: identity, shard: Shard(index: index, count: count), items: first..<end,
-                               totalItems: try need("total_items").int(in: 0...Int.max), spec: try need("spec").value,
-                               specPath: try need("spec_path").string(), provenance: RunProvenance(json: node.value),
-                               hashes: ContentHashes(spec: identity.specHash, data: identity.dataHash,
-                                                     runs: try need("runs_sha256").string()),
-                               decisionProcesses: try DecisionProcessProvenance.read(f["decision_processes"]))
+            // Every CSV the shard carries, each with its data rows and SHA-256.
+            let filesNode = try need("files")
+            var files: [(name: String, digest: FileDigest)] = []
+            let listed = try filesNode.object(knownKeys: ShardMarker.carried)
+            for name in ShardMarker.carried {
+                guard let entry = listed[name] else { continue }
+                let e = try entry.object(knownKeys: ["rows", "sha256"])
+                guard let rows = e["rows"], let sha = e["sha256"] else { throw entry.error("expected \"rows\" and \"sha256\"") }
+                files.append((name, FileDigest(rows: try rows.int(in: 0...Int.max), sha256: try sha.string())))
+            }
+            let expected = ShardMarker.carried(events: identity.events, apps: identity.apps)
+            guard files.map(\.name) == expected else {
+                throw filesNode.error("expected an entry for each of \(expected.joined(separator: ", ")) (what a shard run with these options carries)")
+            }
+            var marker = ShardMarker(identity: identity, shard: Shard(index: index, count: count), items: first..<end,
+                                     totalItems: try need("total_items").int(in: 0...Int.max), spec: try need("spec").value,
+                                     specPath: try need("spec_path").string(), provenance: RunProvenance(json: node.value),
+                                     hashes: ContentHashes(spec: identity.specHash, data: identity.dataHash,
+                                                           runs: try need("runs_sha256").string()),
+                                     decisionProcesses: try DecisionProcessProvenance.read(f["decision_processes"]))
+            guard files[0].digest.sha256 == marker.hashes.runs else {
+                throw node.error("\"runs_sha256\" and \"files\".\"runs.csv\" record different SHA-256s")
+            }
+            marker.files = files
+            return marker
         } catch let e as JSONSyntaxError {
             throw InputFileError(file: path, line: e.line, message: e.message)
         } catch let e as SpecError {

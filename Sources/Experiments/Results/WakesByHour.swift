@@ -1,4 +1,5 @@
 import Foundation
+import Traces
 
 /// Background wakes by hour of day, totalled over all runs of each
 /// configuration (`wakes_by_hour.csv`). Totals are integers, so shards add
@@ -48,7 +49,7 @@ public struct WakesByHour: Sendable, Equatable {
                 guard f == columns else { throw InputFileError(file: path, line: 1, message: "expected the header \(columns.joined(separator: ","))") }
                 continue
             }
-            guard let c = index[f[0]], let h = Int(f[1]), (0..<24).contains(h), let total = Int(f[2]) else {
+            guard let c = index[f[0]], let h = DecimalText.wholeNumber(f[1]), (0..<24).contains(h), let total = DecimalText.wholeNumber(f[2]), total >= 0 else {
                 throw InputFileError(file: path, line: n + 1, message: "expected a known configuration, an hour 0–23 and a whole number of wakes")
             }
             w.totals[c][h] += total

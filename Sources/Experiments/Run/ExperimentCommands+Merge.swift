@@ -35,6 +35,9 @@ extension ExperimentCommands {
                 if m.identity.seed != first.identity.seed { why.append("seed \(m.identity.seed) vs \(first.identity.seed)") }
                 if m.identity.events != first.identity.events { why.append("--events on one and not the other") }
                 if m.identity.apps != first.identity.apps { why.append("--apps on one and not the other") }
+                if m.identity.eventUsers != first.identity.eventUsers {
+                    why.append("--events-users \(m.identity.eventUsers ?? "(all)") vs \(first.identity.eventUsers ?? "(all)")")
+                }
                 throw MergeError(message: "inconsistent shards: \(dir) differs from \(markers[0].dir): \(why.joined(separator: "; ")); all shards must come from the same spec, data, seed and bgbench version")
             }
             if let a = m.provenance, let b = first.provenance, a.registryFingerprint != b.registryFingerprint {
@@ -51,7 +54,9 @@ extension ExperimentCommands {
         var byIndex: [Int: String] = [:]
         for (dir, m) in markers {
             if let other = byIndex[m.shard.index] {
-                throw MergeError(message: "shard \(m.shard) appears twice: \(other) and \(dir)")
+                throw MergeError(message: other == dir
+                    ? "the shard directory \(dir) (shard \(m.shard)) is given twice; give each shard directory once"
+                    : "shard \(m.shard) appears twice: in \(other) and in \(dir); give one directory per shard")
             }
             byIndex[m.shard.index] = dir
         }
@@ -62,20 +67,34 @@ extension ExperimentCommands {
         let spec = try ExperimentSpec.parse(first.spec.serialized(), registry: tool.registry)
         let provenance = first.provenance ?? RunProvenance(tool)
         let labels = spec.configurations.map(\.label)
+        // Every file each shard carries, against its shard.json (rows and
+        // SHA-256), before anything is read into the result or written.
+        for (dir, m) in markers {
+            if let problem = try m.problem(in: dir) {
+                throw MergeError(message: "\(problem); re-run that shard (bgbench run --shard \(m.shard) --force)")
+            }
+        }
         var merged = ResultSet(configurations: labels, metrics: Runner.metrics)
         var wakes = WakesByHour(configurations: labels)
+        // Which shard each run came from, so a run in two shards names both.
+        var source: [RunKey: String] = [:]
         for i in 0..<n {
             let dir = byIndex[i]!
             let runsPath = (dir as NSString).appendingPathComponent("runs.csv")
-            let hash = try ContentHashes.file(runsPath)
-            guard hash == byIndex[i].flatMap({ d in markers.first { $0.dir == d }?.marker.hashes.runs }) else {
-                throw MergeError(message: "\(runsPath): its SHA-256 is not the one its shard.json recorded; the file was edited or truncated after the shard ran; re-run that shard")
-            }
             let part = try ResultFiles.readRuns(path: runsPath, configurations: labels, knownMetrics: Runner.metrics)
             guard part.metrics.map(\.name) == Runner.metrics.map(\.name) else {
                 throw MergeError(message: "\(runsPath) has other metric columns than this bgbench writes")
             }
-            for r in 0..<part.rowCount { merged.append(part.keys[r], Array(part.row(r))) }
+            for r in 0..<part.rowCount {
+                let key = part.keys[r]
+                if let other = source.updateValue(runsPath, forKey: key) {
+                    let run = "configuration \"\(labels[key.configuration])\", replication \(key.replication), user \(key.user)"
+                    throw MergeError(message: other == runsPath
+                        ? "\(runsPath): \(run) appears more than once in this shard"
+                        : "\(run) appears more than once: in \(other) and in \(runsPath); each run belongs to one shard")
+                }
+                merged.append(key, Array(part.row(r)))
+            }
             wakes.add(try WakesByHour.read(path: (dir as NSString).appendingPathComponent("wakes_by_hour.csv"),
                                            configurations: labels))
         }

@@ -14,6 +14,8 @@ public enum ExperimentCommands {
         public var events: Bool
         /// Also write `apps.csv` (per-app metrics, `--apps`).
         public var apps: Bool = false
+        /// With `events`: log only these users (`--events-users`); nil: all.
+        public var eventUsers: UserSelection?
         /// Replace an existing result directory at `out` (whole).
         public var force: Bool
         /// Called with (done, total) as work items finish (from worker threads).
@@ -61,10 +63,18 @@ public enum ExperimentCommands {
         let out = o.out ?? defaultOutput(for: spec)
         // Every check first, so `run` fails exactly where `validate` does.
         let runner = try prepare(spec, threads: o.threads)
-        let identity = try spec.identity(events: o.events, apps: o.apps)
+        let identity = try spec.identity(events: o.events, apps: o.apps, eventUsers: o.eventUsers)
+        // A shard directory counts as complete for this spec only if every
+        // file its shard.json lists is there with its recorded rows and
+        // SHA-256; one that is not is re-run with --force, refused without.
         if let shard = o.shard, let marker = try? ShardMarker.read(directory: out),
            marker.identity == identity, marker.shard == shard {
-            return .skipped(directory: out)
+            let problem: String?
+            do { problem = try marker.problem(in: out) } catch { problem = "\(error)" }
+            guard let problem else { return .skipped(directory: out) }
+            if !o.force {
+                throw OutputError(path: out, message: "holds shard \(shard) of this spec, but it is not complete: \(problem); give --force to run the shard again", refused: true)
+            }
         }
         // The spec itself is an input too: `--out` may be inside its
         // directory, but never a directory holding it (`--force` would delete it).
@@ -78,7 +88,9 @@ public enum ExperimentCommands {
             let start = Date(), usageBefore = ProcessUsage.now()
             guard let output = try runner.run(shard: o.shard ?? .whole, threads: o.threads,
                                               eventsPath: o.events ? stage.file("events.csv") : nil,
+                                              eventUsers: o.eventUsers,
                                               appsPath: o.apps ? stage.file("apps.csv") : nil,
+                                              digesting: o.shard != nil,
                                               shouldStop: o.shouldStop, progress: o.progress)
             else {
                 stage.abort()
@@ -96,7 +108,11 @@ public enum ExperimentCommands {
                                          provenance: provenance,
                                          hashes: ContentHashes(spec: identity.specHash, data: identity.dataHash, runs: ""),
                                          decisionProcesses: decisionProcesses)
-                try RunDirectory.writeShard(results: output.results, wakes: output.wakesByHour, marker: marker, to: stage.path)
+                var streamed: [(name: String, digest: FileDigest)] = []
+                if let d = output.eventsDigest { streamed.append(("events.csv", d)) }
+                if let d = output.appsDigest { streamed.append(("apps.csv", d)) }
+                try RunDirectory.writeShard(results: output.results, wakes: output.wakesByHour, marker: marker,
+                                            streamed: streamed, to: stage.path)
             } else {
                 let runsHash = try RunDirectory.writeFull(results: output.results, wakes: output.wakesByHour,
                                                           hasEvents: o.events, spec: spec, specPath: o.specPath,

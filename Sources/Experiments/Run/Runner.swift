@@ -92,10 +92,9 @@ public struct Runner: Sendable {
         MetricDescriptor(name: $0.name, unit: $0.unit, description: $0.description)
     }
 
-    /// The result of one work item: one metrics row per configuration, and
-    /// the event-log CSV lines when asked for.
+    /// The result of one work item: one metrics row per configuration (its
+    /// event-log lines go to the `events` callback of ``runItem``).
     struct ItemResult: Sendable {
-        var events: String
         /// The `apps.csv` rows when asked for (``AppsCSV``).
         var apps: String = ""
         /// Main-loop events the simulations of this item processed.
@@ -128,8 +127,13 @@ public struct Runner: Sendable {
 
     /// Simulates every configuration on work item `item` (for a trace-set
     /// world, on `read`, its user's trace), writing configuration c's
-    /// metrics row into `rows` at `rowIndex(c)`.
-    func runItem(_ item: Int, read: UserTrace?, events: Bool, apps: Bool = false, rows: RowBuffer,
+    /// metrics row into `rows` at `rowIndex(c)`. With `events`, configuration
+    /// c's event-log lines are handed to it in pieces as the simulation
+    /// records them (`events(c, text, last)`; with `apps`, whole after
+    /// the run), ending with `last` true; one empty last piece when
+    /// `logsEvents` leaves this user out.
+    func runItem(_ item: Int, read: UserTrace?, events: ((Int, String, Bool) -> Void)? = nil,
+                 logsEvents: (Int) -> Bool = { _ in true }, apps: Bool = false, rows: RowBuffer,
                  rowIndex: (Int) -> Int) -> ItemResult {
         let r = item / users, u = item % users
         var trace = trace(replication: r, user: u, read: read)
@@ -140,7 +144,8 @@ public struct Runner: Sendable {
                 .modelKnowledge(user: u)
         }
         let key = StreamKey.derive(seed: worldSeed(replication: r), user: UInt64(u), stream: "device")
-        var result = ItemResult(events: "", simulatedEvents: 0, wakesByHour: [])
+        var result = ItemResult(simulatedEvents: 0, wakesByHour: [])
+        let logging = events != nil && logsEvents(userID(u))
         // One memo for all configurations of this user on one device
         // variant: each task's latency is drawn once per variant.
         var memos: [Int: TaskDrawMemo] = [:]
@@ -157,30 +162,69 @@ public struct Runner: Sendable {
                 // Per-app output: the recorder sink, keeping the log too with --events.
                 let (m, recorder) = SimulatedDevice.$current.withValue(device) {
                     simulateDeviceWithAppMetrics(trace: trace, configuration: deviceConfiguration, policy: policy,
-                                                 randomKey: key, memo: &memo, keepingEvents: events)
+                                                 randomKey: key, memo: &memo, keepingEvents: logging)
                 }
                 metrics = m
                 let prefix = CSV.field(spec.configurations[c].label) + ",\(r),\(userID(u)),"
-                if let log = recorder.log { for e in log.events { result.events += prefix + e.csvLine + "\n" } }
+                events?(c, recorder.log.map { Self.eventLines($0, prefix: prefix) } ?? "", true)
                 result.apps += AppsCSV.rows(prefix: prefix, appNames: trace.appNames, recorder)
-            } else if events {
-                let (m, log) = SimulatedDevice.$current.withValue(device) {
-                    simulateDeviceWithLog(trace: trace, configuration: deviceConfiguration, policy: policy,
-                                          randomKey: key, memo: &memo)
+            } else if logging, let events {
+                // Streamed as the simulation records it, in pieces: one
+                // configuration's log is never held whole.
+                let sink = EventLineStream(prefix: CSV.field(spec.configurations[c].label) + ",\(r),\(userID(u)),") {
+                    events(c, $0, false)
+                }
+                let (m, rest) = SimulatedDevice.$current.withValue(device) {
+                    simulateDevice(trace: trace, configuration: deviceConfiguration, policy: policy,
+                                   randomKey: key, memo: &memo, sink: sink)
                 }
                 metrics = m
-                let prefix = CSV.field(spec.configurations[c].label) + ",\(r),\(userID(u)),"
-                for e in log.events { result.events += prefix + e.csvLine + "\n" }
+                events(c, rest.buffer, true)
             } else {
                 metrics = SimulatedDevice.$current.withValue(device) {
                     simulateDevice(trace: trace, configuration: deviceConfiguration, policy: policy, randomKey: key, memo: &memo)
                 }
+                events?(c, "", true)
             }
             rows.store(row: rowIndex(c)) { column in UserMetrics.columns[column].value(metrics) }
             result.simulatedEvents += metrics.events
             result.wakesByHour.append(metrics.wakesByHour)
         }
         return result
+    }
+
+    /// An event sink that formats each event as its `events.csv` line and
+    /// hands the lines on in pieces of about `pieceBytes` (what is left at
+    /// the end of the run stays in `buffer`).
+    struct EventLineStream: DeviceEventSink {
+        let prefix: String
+        let emit: (String) -> Void
+        var buffer = ""
+        static let pieceBytes = 1 << 18
+
+        init(prefix: String, emit: @escaping (String) -> Void) {
+            self.prefix = prefix
+            self.emit = emit
+        }
+
+        static var isEnabled: Bool { true }
+
+        mutating func record(_ event: DeviceEvent) {
+            buffer += prefix
+            buffer += event.csvLine
+            buffer += "\n"
+            if buffer.utf8.count >= Self.pieceBytes {
+                emit(buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+    }
+
+    /// One configuration's event log as `events.csv` lines.
+    static func eventLines(_ log: EventRecorder, prefix: String) -> String {
+        var text = ""
+        for e in log.events { text += prefix + e.csvLine + "\n" }
+        return text
     }
 
     /// What a run produced, before it is written.
@@ -195,6 +239,9 @@ public struct Runner: Sendable {
         /// For a trace-set world, the most users' traces read and not yet
         /// simulated at any moment (at most the thread count); 0 otherwise.
         public var tracesHeldAtOnce: Int = 0
+        /// Rows and SHA-256 of `events.csv` and `apps.csv` as written (with `digesting`).
+        public var eventsDigest: FileDigest?
+        public var appsDigest: FileDigest?
     }
 
     /// The header of `events.csv`.
@@ -207,18 +254,24 @@ public struct Runner: Sendable {
     /// (``policyFailure``): nothing is returned partial. The policies'
     /// outside resources are shut down on every path.
     ///
-    /// With `eventsPath`, the event log is streamed to that file as the items
-    /// finish, in item order through a small reorder window (a few items per
-    /// thread), so memory does not grow with the number of users and the
-    /// bytes do not depend on the thread count. `appsPath`: `apps.csv`
-    /// (per-app metrics), streamed the same way.
+    /// With `eventsPath`, the event log is streamed to that file
+    /// configuration by configuration as each is simulated, in (item,
+    /// configuration) order: a log that is not next in order waits in a
+    /// spill file beside it (``OrderedChunkWriter``), so memory grows
+    /// neither with the number of users, nor configurations, nor threads,
+    /// and the bytes do not depend on the thread count. `eventUsers` limits
+    /// the log to those user ids (their rows are the same bytes as in a
+    /// log of every user). `appsPath`: `apps.csv` (per-app metrics),
+    /// streamed item by item. `digesting`: return each streamed file's
+    /// ``FileDigest`` (a shard records them).
     ///
     /// A trace-set world's rows are read as the items are taken, so a bad row
     /// (anywhere in the set: the rest of each pass is read to its end) is
     /// thrown from here as a ``TraceInputError``, the events and apps writers
     /// cancelled (the caller removes its staging directory); nothing is
     /// returned partial.
-    public func run(shard: Shard = .whole, threads: Int, eventsPath: String? = nil, appsPath: String? = nil,
+    public func run(shard: Shard = .whole, threads: Int, eventsPath: String? = nil, eventUsers: UserSelection? = nil,
+                    appsPath: String? = nil, digesting: Bool = false,
                     shouldStop userStop: @escaping @Sendable () -> Bool = { false },
                     progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> Output? {
         let resources = self.resources
@@ -233,13 +286,16 @@ public struct Runner: Sendable {
         let items = shard.items(of: itemCount)
         let total = items.count
         let labels = spec.configurations.map(\.label)
+        // events.csv's chunks are numbered item × configurations + c.
+        let configurations = max(1, labels.count)
         let writer = try eventsPath.map { p throws(OutputError) in
-            try OrderedChunkWriter(path: p, first: items.lowerBound, window: 2 * max(1, threads) + 2,
-                                   header: Self.eventsHeader)
+            try OrderedChunkWriter(path: p, first: items.lowerBound * configurations, window: 2 * max(1, threads) + 2,
+                                   chunksPerItem: configurations, header: Self.eventsHeader, digesting: digesting,
+                                   spillPath: p + ".spill")
         }
         let appsWriter = try appsPath.map { p throws(OutputError) in
             try OrderedChunkWriter(path: p, first: items.lowerBound, window: 2 * max(1, threads) + 2,
-                                   header: AppsCSV.header)
+                                   header: AppsCSV.header, digesting: digesting)
         }
         // Rows go straight into the result table, configuration-major in item
         // order — already the output order — so nothing is copied or sorted
@@ -251,14 +307,16 @@ public struct Runner: Sendable {
             results = try values.withUnsafeMutableBufferPointer { buffer in
                 let rows = RowBuffer(buffer, width: Self.metrics.count)
                 let work: @Sendable (Int, UserTrace?) -> ItemResult = { item, read in
-                    var result = runItem(item, read: read, events: writer != nil, apps: appsWriter != nil,
+                    let events = writer.map { w in
+                        { (c: Int, text: String, last: Bool) in w.submit(item * configurations + c, text, final: last) }
+                    }
+                    var result = runItem(item, read: read, events: events,
+                                         logsEvents: { eventUsers?.contains($0) ?? true }, apps: appsWriter != nil,
                                          rows: rows) { c in
                         c * total + (item - items.lowerBound)
                     }
-                    writer?.submit(item, result.events)
-                    result.events = ""
-                    // After events.csv's chunk: the writer of the next apps item
-                    // has submitted its events chunk, so it never waits there.
+                    // After events.csv's chunks: the writer of the next apps item
+                    // has submitted its events chunks, so it never waits there.
                     appsWriter?.submit(item, result.apps)
                     result.apps = ""
                     return result
@@ -286,8 +344,8 @@ public struct Runner: Sendable {
             appsWriter?.cancel()
             return nil
         }
-        try writer?.finish()
-        try appsWriter?.finish()
+        let eventsDigest = try writer?.finish()
+        let appsDigest = try appsWriter?.finish()
 
         var keys: [RunKey] = []
         keys.reserveCapacity(labels.count * total)
@@ -301,7 +359,7 @@ public struct Runner: Sendable {
         }
         return Output(results: set, itemCount: total,
                       simulatedEvents: results.reduce(0) { $0 + $1!.simulatedEvents }, wakesByHour: wakes,
-                      tracesHeldAtOnce: feed?.mostHeldAtOnce ?? 0)
+                      tracesHeldAtOnce: feed?.mostHeldAtOnce ?? 0, eventsDigest: eventsDigest, appsDigest: appsDigest)
     }
 
     /// The trace set's directory ("" for a generated world).

@@ -30,8 +30,11 @@ public enum AppEventLog {
     /// Events per user id, in file order, users in order of first appearance.
     public static func read(_ url: URL, format: AppEventLogFormat) throws -> [(user: String, events: [AppEvent])] {
         let file = url.lastPathComponent
-        guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8) else {
-            throw TraceFormatError(file: url.path, line: 0, column: 0, message: "expected a readable UTF-8 text file")
+        // Read line by line (never the whole file at once), so a corrupt
+        // log with a huge line is refused at the line-length limit.
+        let reader: LineReader
+        do { reader = try LineReader(path: url.path, name: file) } catch {
+            throw TraceFormatError(file: url.path, line: 0, column: 0, message: "expected a readable UTF-8 text file: \(error.message)")
         }
         let separator: Character = format == .lsapp ? "\t" : ","
         let header = format == .lsapp ? ["user_id", "session_id", "timestamp", "app_name", "event_type"]
@@ -39,17 +42,11 @@ public enum AppEventLog {
         let columns = format == .lsapp ? (user: 0, time: 2, app: 3, event: 4) : (user: 0, time: 1, app: 2, event: 3)
         var order: [String] = []
         var byUser: [String: [AppEvent]] = [:]
-        var lineNumber = 0
         var sawHeader = false
-        // "\r\n" is one Character in Swift: split on it and on "\n".
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-        for line in lines {
-            lineNumber += 1
-            if line.isEmpty {
-                // A final newline ends the file; a blank line inside is an error.
-                if lineNumber == lines.count { break }
-                throw TraceFormatError(file: file, line: lineNumber, column: 0, message: "blank line")
-            }
+        while let line = try reader.nextString() {
+            let lineNumber = reader.line
+            // The reader yields no empty line for a final newline.
+            if line.isEmpty { throw TraceFormatError(file: file, line: lineNumber, column: 0, message: "blank line") }
             let fields = line.split(separator: separator, omittingEmptySubsequences: false).map {
                 $0.trimmingCharacters(in: .whitespaces)
             }

@@ -15,13 +15,24 @@ public enum TraceSetRanges {
         RangeRule("lowPowerModeAccept10Probability", .probability) { $0.lowPowerModeAccept10Probability },
     ]
 
-    /// Checks a trace set's header (the profiles are all these rules read).
+    /// Of `apps.csv`: the content rate bounds the synthesised content
+    /// stream's size (an unbounded rate would overflow its allocation).
+    public static let app: [RangeRule<TraceApp>] = [
+        RangeRule("contentUpdatesPerHour", ValueRange(0, 3_600, unit: "1/h")) { $0.contentUpdatesPerHour },
+    ]
+
+    /// Checks a trace set's header (the profiles and apps are all these rules read).
     public static func check(_ set: TraceSetHeader, directory: String) throws(InputFileError) {
         guard (1...ResourceLimits.maxDays).contains(set.days) else {
             throw InputFileError(file: directory + "/" + TraceSetFile.traceSet, line: 2, message: "\(set.days) days; allowed: 1 to \(ResourceLimits.maxDays)")
         }
         guard set.profiles.count <= ResourceLimits.maxUsers else {
             throw InputFileError(file: directory + "/users.csv", line: nil, message: "\(set.profiles.count) users; at most \(ResourceLimits.maxUsers) are allowed")
+        }
+        for (i, a) in set.apps.enumerated() {
+            do { try app.checkAll(a, under: "app \(i) (\(a.name))") } catch {
+                throw InputFileError(file: directory + "/" + TraceSetFile.apps, line: i + 2, message: "\(error.path): \(error.message)")
+            }
         }
         // Without users.csv the power constants are synthesised, not read.
         for user in set.profiles where set.hasUsersFile {
