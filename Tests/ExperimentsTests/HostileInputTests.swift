@@ -94,7 +94,7 @@ final class HostileInputTests: XCTestCase {
         let errDirectory = try TemporaryDirectory(prefix: "bgbench-stderr")
         defer { errDirectory.remove() }
         let errPath = errDirectory.path("stderr")
-        FileManager.default.createFile(atPath: errPath, contents: nil)
+        guard FileManager.default.createFile(atPath: errPath, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
         let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         p.standardOutput = FileHandle.nullDevice
         p.standardError = err

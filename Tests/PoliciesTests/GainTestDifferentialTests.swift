@@ -6,18 +6,19 @@
 import Foundation
 @testable import Policies
 import SimCore
+import TestSupport
 import Traces
 import XCTest
 
 final class GainTestDifferentialTests: XCTestCase {
     /// Bars around `gain`: far below and above, at it, one step either side.
-    func bars(around gain: Double, _ rng: inout FixtureRandom) -> [Double] {
+    func bars(around gain: Double, _ rng: inout TestRandom) -> [Double] {
         [gain, gain.nextUp, gain.nextDown, gain * (1 + 1e-12), gain * (1 - 1e-12), gain * 0.5, gain * 2 + 1e-9,
          rng.next() * 0.5, 0, rng.next() < 0.5 ? 1e-300 : 10]
     }
 
     func testCostAwarePredictorAnswersAsThePlainSum() {
-        var rng = FixtureRandom(seed: 26)
+        var rng = TestRandom(seed: 26)
         var checked = 0, yes = 0
         for world in 0..<60 {
             let apps = 1 + Int(rng.next() * 6)
@@ -76,7 +77,7 @@ final class GainTestDifferentialTests: XCTestCase {
 
     /// A random model: per app, launch rates for the 48 bins (some zero,
     /// some bursty) and update rates for the 24 hours of the day.
-    func randomModel(apps: Int, _ rng: inout FixtureRandom) -> UsageModelKnowledge {
+    func randomModel(apps: Int, _ rng: inout TestRandom) -> UsageModelKnowledge {
         let launches = (0..<apps).map { _ in
             let scale = [0, 0.01, 0.3, 4][Int(rng.next() * 4)]
             return (0..<48).map { _ in rng.next() < 0.3 ? 0 : scale * rng.next() * 2 }
@@ -89,7 +90,7 @@ final class GainTestDifferentialTests: XCTestCase {
     }
 
     func testModelBoundAnswersAsThePlainSums() {
-        var rng = FixtureRandom(seed: 25)
+        var rng = TestRandom(seed: 25)
         var checked = 0, yes = 0
         for _ in 0..<80 {
             let apps = 1 + Int(rng.next() * 5)

@@ -1,5 +1,6 @@
 import XCTest
 @testable import SimCore
+import TestSupport
 
 private func t(_ us: Int64) -> SimTime { SimTime(microseconds: us) }
 
