@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Push versus pull (issue 18), each push configuration against its own pull.
+"""Push versus pull, each push configuration against its own pull.
 
 Benchmarks/suites/push-vs-pull.json is one suite: the server's push
 strategy is its device axis (variants none, every-update,

@@ -114,25 +114,25 @@ public struct AppModel: DeclaredParameters, Hashable {
     /// apps commonly retry a failed fetch soon). This is what gives a
     /// backoff policy something to act on.
     public var retryDelayAfterFailure: SimDuration?
-    /// Issue 18: when the app's server sends silent pushes (JSON key
+    /// When the app's server sends silent pushes (JSON key
     /// `silentPush`); default `.none`. Docs/Mechanisms.md.
     public var silentPush: PushStrategy = .none
-    /// Issue 18: extra time asked at session ends (`beginBackgroundTask`,
+    /// Extra time asked at session ends (`beginBackgroundTask`,
     /// JSON key of the same name); nil (default): never. Docs/Mechanisms.md.
     public var beginBackgroundTask: FinishingWork? = nil
-    /// Issue 18: a transfer handed to a background URLSession at session
+    /// A transfer handed to a background URLSession at session
     /// ends (JSON key `backgroundTransfer`); nil (default): never.
     public var backgroundTransfer: BackgroundTransferModel? = nil
-    /// Issue 18: export-like jobs the user starts in the foreground
+    /// Export-like jobs the user starts in the foreground
     /// (`BGContinuedProcessingTaskRequest`, JSON key `continuedProcessing`);
     /// nil (default): never. Docs/Mechanisms.md.
     public var continuedProcessing: ContinuedProcessingJob? = nil
-    /// Issue 18: how the app's BGTask handlers are written (JSON key
+    /// How the app's BGTask handlers are written (JSON key
     /// `handlerStyle`); default `.completionHandler` (the model of issue
     /// 17 and before). Docs/Semantics.md, "SwiftUI handlers".
     public var handlerStyle: HandlerStyle = .completionHandler
 
-    // Behaviours that the iOS scheduler reacts to (issue 17). Each is off
+    // Behaviours that the iOS scheduler reacts to. Each is off
     // (0) by default, and each draws from its own `RandomPurpose`, so a
     // world with them off has exactly the draws it had without them.
 

@@ -1,7 +1,7 @@
 import SimCore
 
 /// The per-device `BGTaskScheduler`: permitted identifiers, pending
-/// requests and the submission rules of the brief (rule 2).
+/// requests and the submission rules (Docs/Semantics.md, rule 2).
 public struct BackgroundTaskScheduler: Sendable {
     /// One app's registration (`BGTaskSchedulerPermittedIdentifiers`).
     public struct App: Sendable, Hashable {

@@ -33,25 +33,25 @@ public struct DeviceConfiguration: DeclaredParameters, Hashable {
     public var foregroundFetch: Bool
     /// Charger power into the battery, watts, when the trace gives none.
     public var chargingWatts: Double
-    /// Issue 18: how iOS throttles and gates silent pushes (JSON key
+    /// How iOS throttles and gates silent pushes (JSON key
     /// `silentPush`; used only by apps whose `silentPush` strategy pushes).
     public var silentPush = SilentPushRules()
-    /// Issue 18: the extra time `beginBackgroundTask` gets (JSON key of the same name).
+    /// The extra time `beginBackgroundTask` gets (JSON key of the same name).
     public var beginBackgroundTask = BackgroundTaskRules()
-    /// Issue 18: background URLSession's relaunch rate limit and timeout (JSON key `backgroundURLSession`).
+    /// Background URLSession's relaunch rate limit and timeout (JSON key `backgroundURLSession`).
     public var backgroundURLSession = BackgroundTransferRules()
-    /// Issue 18: continued-processing concurrency and pressure (JSON key `continuedProcessing`).
+    /// Continued-processing concurrency and pressure (JSON key `continuedProcessing`).
     public var continuedProcessing = ContinuedProcessingRules()
-    /// Issue 18: how long past its budget a SwiftUI handler that ignores
+    /// How long past its budget a SwiftUI handler that ignores
     /// its cancellation (`HandlerStyle.swiftUINonCooperative`) runs before
     /// the system kills the app (JSON key `cancellationGrace`). Duration in
     /// (0, 600] s; default 5 s: assumption (Apple publishes no figure; the
     /// BGTask documentation says only that the expiration handler is called
     /// "shortly before the task’s background time expires").
     public var cancellationGrace = SimDuration.seconds(5 as Int64)
-    /// Issue 19: outages of the apps' backends (JSON key `backendOutages`; off by default).
+    /// Outages of the apps' backends (JSON key `backendOutages`; off by default).
     public var backendOutages = BackendOutageModel()
-    /// Issue 19: dead zones, connected but nothing gets through (JSON key `deadZones`; off by default).
+    /// Dead zones, connected but nothing gets through (JSON key `deadZones`; off by default).
     public var deadZones = DeadZoneModel()
 
     public init(apps: [String: AppModel] = AppDefaults.apps, defaultApp: AppModel = AppModel(),

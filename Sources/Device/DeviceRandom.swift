@@ -51,16 +51,16 @@ enum RandomPurpose: UInt64 {
     case jitter = 3
     /// Server latency (one uniform through the normal quantile).
     case serverLatency = 4
-    /// Issue 18: a silent push's handler run fails (keyed by app and delivery number).
+    /// A silent push's handler run fails (keyed by app and delivery number).
     case silentPushFailure = 5
-    /// Issue 18: a silent push's fetch latency (as `serverLatency`, keyed by app and delivery number).
+    /// A silent push's fetch latency (as `serverLatency`, keyed by app and delivery number).
     case silentPushLatency = 6
-    /// Issue 18: whether an app asks for extra time at a session end (keyed by app and session index).
+    /// Whether an app asks for extra time at a session end (keyed by app and session index).
     case backgroundTaskAsks = 7
-    /// Issue 18: an extra-time run fails / its latency (keyed by app and run number).
+    /// An extra-time run fails / its latency (keyed by app and run number).
     case backgroundTaskFailure = 8
     case backgroundTaskLatency = 9
-    /// Issue 18: whether an app hands a background URLSession transfer at a session end (app, session index).
+    /// Whether an app hands a background URLSession transfer at a session end (app, session index).
     case transferHanded = 10
     /// The user force-quits the app at a session end (keyed by app and session number).
     case forceQuit = 11
@@ -68,18 +68,18 @@ enum RandomPurpose: UInt64 {
     case neverCompletes = 12
     /// The app cancels its requests at a session end (keyed by app and session number).
     case cancelsRequests = 13
-    /// Issue 18 (continued processing): the user starts a job at a session
+    /// Continued processing: the user starts a job at a session
     /// start (keyed by app and session start time) / cancels it (by app
     /// with bit 32 set, and job number).
     case continuedProcessingUser = 14
-    /// Issue 18 (continued processing): the job's work fails / its server
+    /// Continued processing: the job's work fails / its server
     /// latency (keyed by app, bit 32 set for latency, and job number).
     case continuedProcessingWork = 15
-    // Issue 19 (backend outages, `BackendOutages`): the k-th up-time and the
+    // Backend outages, `BackendOutages`: the k-th up-time and the
     // k-th outage duration of an app's backend (keyed by app and k).
     case outageUptime = 16
     case outageDuration = 17
-    // Issue 19 (dead zones, `DeadZones`): the k-th gap before a dead zone
+    // Dead zones, `DeadZones`: the k-th gap before a dead zone
     // and the k-th dead zone's duration (keyed by 0 and k: one process per
     // device).
     case deadZoneGap = 18

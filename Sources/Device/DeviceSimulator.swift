@@ -56,7 +56,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     /// context, `ctx.pending` (see `pending`).
     var scheduler: BackgroundTaskScheduler
     var worker: TaskWorker
-    /// Outages of the apps' backends (issue 19; none unless configured).
+    /// Outages of the apps' backends (none unless configured).
     let outages: BackendOutages
     var apps: InstalledApps
     var metrics: MetricsAccumulator
@@ -180,7 +180,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         if traits.needsFutureKnowledge {
             var launches = Array(repeating: [SimTime](), count: n)
             for s in trace.sessions { launches[Int(s.app)].append(s.start) }
-            // Issue 19: the outages and dead zones are part of the future a
+            // The outages and dead zones are part of the future a
             // bound sees (empty when off).
             let outageIntervals = outages.any ? outages.perApp : []
             future = FutureLaunches(launches: launches, contentUpdates: trace.contentUpdates,

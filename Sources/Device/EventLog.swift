@@ -27,20 +27,20 @@ public struct DeviceEvent: Sendable, Hashable {
         case forceQuit = "force_quit"
         /// The app cancelled a pending request (request id).
         case cancelled
-        /// Issue 18: a silent push held, coalesced, dropped or delivered
+        /// A silent push held, coalesced, dropped or delivered
         /// (detail says which; requested_us = the server's send time).
         case silentPush = "silent-push"
-        /// Issue 18: a `beginBackgroundTask` run at a session end, logged at
+        /// A `beginBackgroundTask` run at a session end, logged at
         /// its end (detail: ended, expired or failed).
         case backgroundTask = "background-task"
-        /// Issue 18: a background URLSession transfer handed, started,
+        /// A background URLSession transfer handed, started,
         /// paused, completed, timed out, or its completion delivered (detail).
         case urlSession = "url-session"
-        /// Issue 18: a continued-processing job started, queued, failed to
+        /// A continued-processing job started, queued, failed to
         /// start, dropped at a force-quit, completed, failed, cancelled by
         /// the user or expired under pressure (detail says which).
         case continuedProcessing = "continued-processing"
-        /// Issue 19: a dead zone (connected, nothing gets through) started
+        /// A dead zone (connected, nothing gets through) started
         /// or ended; the device state is the network shown.
         case deadZoneStart = "dead_zone_start"
         case deadZoneEnd = "dead_zone_end"

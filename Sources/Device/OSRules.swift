@@ -193,7 +193,7 @@ extension OSRules {
 }
 
 /// The rules that decide whether a pending request may start now (rules
-/// 1, 3 and 4 of the brief, the foreground-app rule and the app-switcher
+/// 1, 3 and 4 (Docs/Semantics.md), the foreground-app rule and the app-switcher
 /// rule), with the one
 /// parameter they read. The part of ``OSRules`` a policy's context carries:
 /// small, because the context is copied into every policy call.

@@ -103,10 +103,10 @@ public struct FutureLaunches: Sendable {
     /// Content publication times per app, sorted.
     public let contentUpdates: [[SimTime]]
 
-    /// Issue 19: per app, the outages of its backend (empty when
+    /// Per app, the outages of its backend (empty when
     /// `device.backendOutages` is off or for an app beyond the list).
     public let backendOutages: [TimeIntervals]
-    /// Issue 19: the device's dead zones (empty when `device.deadZones` is off).
+    /// The device's dead zones (empty when `device.deadZones` is off).
     public let deadZones: TimeIntervals
 
     public init(launches: [[SimTime]], contentUpdates: [[SimTime]],
@@ -117,7 +117,7 @@ public struct FutureLaunches: Sendable {
         self.deadZones = deadZones
     }
 
-    /// Issue 19: if a networked run of `app` started at `t` would fail
+    /// If a networked run of `app` started at `t` would fail
     /// because its backend is down or the device is in a dead zone, the
     /// first time after `t` when neither holds (through overlapping
     /// intervals); nil if such a run would not fail for either reason.

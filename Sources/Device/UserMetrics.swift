@@ -1,4 +1,4 @@
-/// Every per-user metric of the brief for one (policy, user, seed) run.
+/// Every per-user metric (Docs/Outputs.md, runs.csv) for one (policy, user, seed) run.
 /// Ratios with a zero denominator are NaN, not 0 ("undefined", so that
 /// averages across users can skip them knowingly).
 public struct UserMetrics: Sendable, Hashable {
@@ -65,7 +65,7 @@ public struct UserMetrics: Sendable, Hashable {
     /// (`wakes_by_hour.csv`).
     public var wakesByHour = [Int](repeating: 0, count: 24)
 
-    // Issue 17: app behaviours and the bytes of background work.
+    // App behaviours and the bytes of background work.
 
     /// Times the user force-quit an app in the app switcher.
     public var forceQuits: Int = 0
@@ -78,7 +78,7 @@ public struct UserMetrics: Sendable, Hashable {
     public var backgroundBytesWifi: Double = 0
     public var backgroundBytesCellular: Double = 0
 
-    // Issue 18: the other background mechanisms, one block each (columns at
+    // The other background mechanisms, one block each (columns at
     // the end of `columns`; all zero while the mechanism is off).
     /// Silent push (Docs/Mechanisms.md, "Silent push").
     public var silentPush = SilentPushMetrics()
@@ -88,10 +88,10 @@ public struct UserMetrics: Sendable, Hashable {
     public var urlSession = BackgroundTransferMetrics()
     /// Continued-processing tasks (Docs/Mechanisms.md).
     public var continuedProcessing = ContinuedProcessingMetrics()
-    /// Issue 18: runs of SwiftUI handlers that ignored their cancellation
+    /// Runs of SwiftUI handlers that ignored their cancellation
     /// and ran past the budget (also counted in `tasksExpired`).
     public var runsIgnoredCancellation = 0
-    /// Issue 19: networked runs that started in a dead zone or lost their
+    /// Networked runs that started in a dead zone or lost their
     /// transfer at a dead zone's start (they fail or expire).
     public var deadZoneRuns = 0
 
@@ -137,7 +137,7 @@ public struct UserMetrics: Sendable, Hashable {
         Column(name: "joules_per_fresh_launch", unit: "J", description: "energy_total_j / fresh_launches; NaN without fresh launches") { $0.joulesPerFreshLaunch },
         Column(name: "low_power_hours", unit: "h", description: "time in Low Power Mode") { $0.lowPowerModeHours },
         Column(name: "min_battery_pct", unit: "%", description: "lowest battery level") { $0.minBatteryPercent },
-        // Issue 17 (appended, so the columns before keep their places).
+        // Appended, so the columns before keep their places.
         Column(name: "force_quits", unit: "count", description: "apps the user force-quit in the app switcher") { Double($0.forceQuits) },
         Column(name: "refused_force_quit", unit: "count", description: "runs refused because the app was force-quit (app_force_quit)") { Double($0.refusalsByReason[Int(Refusal.appForceQuit.rawValue)]) },
         Column(name: "requests_cancelled", unit: "count", description: "pending requests the apps cancelled") { Double($0.requestsCancelled) },
@@ -148,6 +148,6 @@ public struct UserMetrics: Sendable, Hashable {
         + ContinuedProcessingMetrics.columns
         + [Column(name: "runs_ignored_cancellation", unit: "count", description: "runs of SwiftUI handlers that ignored their cancellation and ran past the budget, to the hard limit or their work's end (also in tasks_expired)") { Double($0.runsIgnoredCancellation) },
            Column(name: "url_cancelled_force_quit", unit: "count", description: "background URLSession transfers (waiting or running) cancelled when the user force-quit the app") { Double($0.urlSession.cancelledForceQuit) }]
-        // Issue 19 (appended).
+        // Appended.
         + [Column(name: "dead_zone_runs", unit: "count", description: "networked background runs that started in a dead zone or lost their transfer at a dead zone's start (also in tasks_failed or tasks_expired)") { Double($0.deadZoneRuns) }]
 }

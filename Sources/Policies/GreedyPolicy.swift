@@ -4,7 +4,7 @@ import SimCore
 /// `greedy` — runs every request the moment the OS allows it, and asks to be
 /// woken at the next `earliestBeginDate` among pending requests.
 ///
-/// Source: the "as soon as allowed" bound of the brief (freshest a
+/// Source: the "as soon as allowed" bound of the benchmark (freshest a
 /// realisable policy gets with the apps' own requests, at the highest
 /// energy). Parameters: none.
 ///

@@ -19,7 +19,7 @@ import SimCore
 ///   until the launch (it asks to be woken at the request's
 ///   `earliestBeginDate` when only that blocks it; other refusals end with a
 ///   state change, which is a decision point);
-/// - but never while the run would fail for a reason it foresees (issue 19):
+/// - but never while the run would fail for a reason it foresees:
 ///   inside an outage of the app's backend (`device.backendOutages`) or a
 ///   dead zone (`device.deadZones`) a networked refresh is put off to the
 ///   end of the outage or zone, if that is before the launch, and dropped
@@ -42,7 +42,7 @@ import SimCore
 /// world's outages and dead zones; not the future network or charging,
 /// nor the drawn failures.
 ///
-/// Source: the "knows future launches" reference of the brief.
+/// Source: the "knows future launches" upper bound of the benchmark (Docs/WritingAPolicy.md).
 /// Parameters:
 /// - `leadTime` (duration, default 1m): the latest a refresh starts before
 ///   the launch (long enough for the task to finish).

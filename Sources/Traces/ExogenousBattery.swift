@@ -7,7 +7,7 @@ import SimCore
 
 /// Battery level and Low Power Mode of one user, from the exogenous drain only.
 ///
-/// Rules (BRIEF.md, REFERENCES.md): net power is `chargingWatts − drain` while
+/// Rules (Docs/Semantics.md, Docs/References.md): net power is `chargingWatts − drain` while
 /// charging and `−drain` otherwise, with drain `screenOnDrainWatts` during a
 /// session and `idleDrainWatts` outside; the level stays in [0, capacity].
 /// When the level falls to 20 % (then 10 %) while Low Power Mode is off, the

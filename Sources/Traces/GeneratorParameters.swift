@@ -13,7 +13,7 @@ public struct GeneratorParameters: Sendable, Codable, Equatable {
     /// The app list shared by the whole population (default: `TraceApp.defaultApps`).
     public var apps: [TraceApp]
     public var usage: UsageParameters
-    /// Episodes, transitions and routines (issue 16).
+    /// Episodes, transitions and routines.
     public var structure: UsageStructureParameters
     public var power: PowerParameters
     public var network: NetworkParameters
@@ -236,7 +236,7 @@ public struct UsageParameters: Sendable, Codable, Equatable {
 /// There is no sourced charging distribution (REFERENCES.md): every charging
 /// default is an assumption, kept visible here.
 public struct PowerParameters: Sendable, Codable, Equatable {
-    /// Battery capacity, Wh. Default 12.4 (BRIEF; 3,240 mAh × 3.85 V ≈ 12.5 Wh).
+    /// Battery capacity, Wh. Default 12.4 (Docs/References.md; 3,240 mAh × 3.85 V ≈ 12.5 Wh).
     public var batteryCapacityWh: Double = 12.4
     /// Battery level at time 0 is uniform in [min, max] %. Defaults 50, 100 (assumption).
     public var initialBatteryMinPercent: Double = 50
@@ -287,7 +287,7 @@ public struct PowerParameters: Sendable, Codable, Equatable {
     public var lowPowerModeAccept10Max: Double = 0.9
     /// Probability that a user has switched Background App Refresh off for an
     /// installed app (apps not installed have it off anyway). Default 0.2:
-    /// iOS turns it on for every app by default (BRIEF), and some users
+    /// iOS turns it on for every app by default (Docs/References.md), and some users
     /// switch it off for some apps — the share is an assumption.
     public var backgroundAppRefreshOffProbability: Double = 0.2
 

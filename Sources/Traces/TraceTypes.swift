@@ -21,7 +21,7 @@ public struct TraceApp: Sendable, Hashable, Codable {
     /// for an app with no habit (used only when the random rhythm says so).
     public var habitHour: Double?
 
-    // Generator-only traits (issue 16): kept in generator.json, not in
+    // Generator-only traits: kept in generator.json, not in
     // apps.csv (a converted real trace has no use for them). Ranges and
     // validation: `GeneratorParameters.usageStructureProblems`.
     /// App category (communication, news, weather, ...): documentation and

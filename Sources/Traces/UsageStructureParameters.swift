@@ -1,4 +1,4 @@
-// The knobs of the usage structure issue 16 added to the synthetic world:
+// The knobs of the usage structure of the synthetic world:
 // episodes (bursts of sessions), app-to-app transitions, per-user routines
 // whose strength varies across users and apps, and installed apps. Each has
 // a unit, a range, a default and a source, or says "assumption"
@@ -110,7 +110,7 @@ public struct UsageStructureParameters: Sendable, Codable, Equatable {
 }
 
 extension GeneratorParameters {
-    /// The validation of everything issue 16 added: `structure` and the
+    /// The validation of the usage structure: `structure` and the
     /// per-app traits of `apps` (`TraceApp`'s category, installProbability,
     /// routineAffinity, usageRhythmAmplitude, contentPattern,
     /// contentBurstMeanSize, contentBurstGapMinutes). Each problem names its

@@ -4,7 +4,7 @@ import SimCore
 import TestSupport
 import XCTest
 
-/// Issue 17's app behaviours, each in isolation on a tiny world: a
+/// app behaviours, each in isolation on a tiny world: a
 /// force-quit app gets nothing until its next launch, a handler that never
 /// completes expires every run, a cancelled request never runs, and the
 /// bytes of the runs add up to the work model's per network.

@@ -2,7 +2,7 @@
 import SimCore
 import XCTest
 
-/// Issue 19: the per-app outage process (`BackendOutages`).
+/// The per-app outage process (`BackendOutages`).
 final class BackendOutageTests: XCTestCase {
     /// Off by default; on, the count and the down fraction match the
     /// renewal process's expectations, and the draws are a function of the

@@ -3,7 +3,7 @@ import Foundation
 import SimCore
 import XCTest
 
-/// Issue 19: the per-device dead-zone process (`DeadZones`).
+/// The per-device dead-zone process (`DeadZones`).
 final class DeadZoneProcessTests: XCTestCase {
     /// Off by default (no component); on, the count and the dead fraction
     /// match the renewal process's expectations, the boundaries come in

@@ -12,7 +12,7 @@ struct RunAllPendingAt: SchedulingPolicy {
     }
 }
 
-/// The model defects of issue 13 (item 6), each on a tiny hand-built
+/// The model defects once found in review, each on a tiny hand-built
 /// world: the rule as Docs/Semantics.md now states it.
 final class ModelDefectTests: XCTestCase {
     let hour = SimTime(day: 0, plus: .hours(1))

@@ -3,7 +3,7 @@ import TestSupport
 import XCTest
 @testable import Experiments
 
-/// Issue 19: `device.backendOutages` is range-checked with its path, and a
+/// `device.backendOutages` is range-checked with its path, and a
 /// run with outages on shows backoff against its base in the report.
 final class BackendOutageSpecTests: XCTestCase {
     private static func spec(_ outages: String, users: Int = 2, days: Int = 1) -> String {

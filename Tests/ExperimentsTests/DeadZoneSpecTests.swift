@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import Experiments
 
-/// Issue 19: `device.deadZones` is range-checked with its JSON path.
+/// `device.deadZones` is range-checked with its JSON path.
 final class DeadZoneSpecTests: XCTestCase {
     private static func spec(_ zones: String) -> String {
         #"{"name": "t", "seed": 5, "population": {"users": 2, "days": 1}, "device": {"deadZones": \#(zones)}, "policies": [{"name": "greedy"}]}"#

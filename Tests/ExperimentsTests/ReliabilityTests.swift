@@ -5,7 +5,7 @@ import Traces
 import XCTest
 @testable import Experiments
 
-/// Issue 13: one validation for `validate` and `run`, atomic result
+/// One validation for `validate` and `run`, atomic result
 /// directories, verified merge and report, and the defects of this area.
 final class ReliabilityTests: XCTestCase {
     var dir: TemporaryDirectory!
@@ -65,12 +65,12 @@ final class ReliabilityTests: XCTestCase {
             (spec(users: 100_000_000, days: 3650), "$"),
             (spec(policies: #"[{"name": "usage-predictor", "params": {"slot": "1us"}}]"#), "$.policies[0].params.slot"),
             (spec(policies: #"[{"name": "coalescing", "base": {"name": "fixed-interval", "params": {"interval": "0s"}}}]"#), "$.policies[0].base.params.interval"),
-            // Issue 19, the timing ingredient of cost-aware-predictor.
+            // The timing ingredient of cost-aware-predictor.
             (spec(policies: #"[{"name": "cost-aware-predictor", "params": {"holdForLaunch": 1, "maxHold": "10s"}}]"#), "$.policies[0].params.maxHold"),
             (spec(policies: #"[{"name": "cost-aware-predictor", "params": {"followWindow": "2h"}}]"#), "$.policies[0].params.followWindow"),
             (spec(policies: #"[{"name": "model-bound", "params": {"recheck": "1us"}}]"#), "$.policies[0].params.recheck"),
             (spec(policies: #"[{"name": "ios-system", "params": {"baseInterval": "1s"}}]"#), "$.policies[0].params.baseInterval"),
-            // Issue 18, continued processing and SwiftUI handlers.
+            // Continued processing and SwiftUI handlers.
             (spec(#""cancellationGrace": "0s""#), "$.device.cancellationGrace"),
             (spec(#""continuedProcessing": {"maxRunning": 0}"#), "$.device.continuedProcessing.maxRunning"),
             (spec(#""continuedProcessing": {"maxRunning": 2, "maxRunningUnderPressure": 3}"#), "$.device.continuedProcessing.maxRunningUnderPressure"),

@@ -3,7 +3,7 @@
 import SimCore
 import XCTest
 
-/// Issue 19: backoff against backend outages on a tiny world (one app on
+/// Backoff against backend outages on a tiny world (one app on
 /// Wi-Fi, one launch at the start to start its refresh chain, no drawn
 /// failures: every failure is an outage).
 final class BackoffOutageTests: XCTestCase {

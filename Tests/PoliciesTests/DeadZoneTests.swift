@@ -4,7 +4,7 @@ import Foundation
 import SimCore
 import XCTest
 
-/// Issue 19: dead zones (connected, nothing gets through) on tiny worlds —
+/// Dead zones (connected, nothing gets through) on tiny worlds —
 /// one app on Wi-Fi, no drawn failures, no server latency: every failure
 /// is a dead zone's — and the oracles' foresight of outages and dead zones.
 final class DeadZoneTests: XCTestCase {

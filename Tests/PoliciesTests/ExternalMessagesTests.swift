@@ -127,7 +127,7 @@ final class ExternalMessagesTests: XCTestCase {
     }
 
     /// The report of a finished task carries its bytes and network (the
-    /// TaskReport fields of issue 17), and they read back as written.
+    /// TaskReport fields of the app behaviours), and they read back as written.
     func testTaskFinishedCarriesBytesAndNetwork() throws {
         let context = PolicyContext(now: SimTime(microseconds: 9_000_000), device: DeviceState(network: .wifi))
         let report = TaskReport(request: request, start: SimTime(microseconds: 6_000_000), end: SimTime(microseconds: 8_000_000),

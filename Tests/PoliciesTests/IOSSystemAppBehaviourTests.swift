@@ -4,7 +4,7 @@ import Foundation
 import SimCore
 import XCTest
 
-/// ios-system against issue 17's app behaviours, in simulations of one
+/// ios-system against app behaviours, in simulations of one
 /// app: a force-quit app gets nothing until its next launch, and a
 /// never-completing app expires every run and loses opportunities.
 final class IOSSystemAppBehaviourTests: XCTestCase {

@@ -1,4 +1,4 @@
-// Issue 16's usage structure: validation of its parameters, the content
+// usage structure: validation of its parameters, the content
 // patterns, installed apps, and the predictability checks of `traces stats`
 // passing on the default world and failing on a world without structure.
 import Foundation

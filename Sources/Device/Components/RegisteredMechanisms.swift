@@ -71,9 +71,9 @@ protocol DeviceMechanism {
 /// before the policy's wake (so a wake the policy asked for sees what a
 /// mechanism did at the same time).
 ///
-/// Registered (issue 18, Sources/Device/Mechanisms, Docs/Mechanisms.md), in
+/// Registered (Sources/Device/Mechanisms, Docs/Mechanisms.md), in
 /// this order: silent push, `beginBackgroundTask` at session ends,
-/// background URLSession, continued processing; then (issue 19) dead
+/// background URLSession, continued processing; then dead
 /// zones, a world stream (Sources/Device/World/DeadZones.swift) registered
 /// here because a zone's start acts on a running transfer without any
 /// change the device shows. Each is nil while off (no app uses it): then
@@ -88,7 +88,7 @@ struct RegisteredMechanisms {
     var transfers: BackgroundTransfers?
     /// Continued-processing tasks (`DeviceSimulator+ContinuedProcessing.swift`).
     var continued: ContinuedProcessing?
-    /// Issue 19: dead zones (``DeadZones``; nil unless `device.deadZones` is on).
+    /// Dead zones (``DeadZones``; nil unless `device.deadZones` is on).
     var deadZones: DeadZones?
     /// Per app, `random.prefix(transferHanded, app)`: whether it hands a transfer at a session end.
     let transferPrefixes: [UInt64]

@@ -1,4 +1,4 @@
-// The report's backoff section (issue 19): what `exponential-backoff` saves
+// The report's backoff section: what `exponential-backoff` saves
 // and what it costs against its own base. Additive: one section, computed
 // from the same runs as every other table.
 import Foundation

@@ -1,4 +1,4 @@
-// The report's headroom section (issue 16): how far the learning policies
+// The report's headroom section: how far the learning policies
 // are from the model-aware bound, and the bound from the oracle. Additive:
 // one section, computed from the same runs as every other table.
 import Foundation

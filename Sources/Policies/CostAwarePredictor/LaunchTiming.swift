@@ -50,14 +50,14 @@ import SimCore
 /// prelaunching", reaching content "only 3 minutes old at launch";
 /// PREPP (Parate et al., UbiComp 2013) predicts "not only which app will
 /// be used next but also when" (REFERENCES.md). The previous app as the
-/// predictor is the world's own structure (issue 16's app-to-app
+/// predictor is the world's own structure (app-to-app
 /// transitions); the stopping test is this benchmark's (assumption).
 /// With `enabled` false nothing is held (the ablation; the default). It
 /// is off by default because on the default world every configuration
 /// tried lowered the fresh-launch ratio (paired by user, CIs below zero):
 /// the world's previous app rarely names the next one with a probability
 /// above 0.2, so few launches are announced and the held requests make
-/// the others staler (issue 19's report has the figures). With
+/// the others staler (report has the figures). With
 /// `episodeOnly` a request is held only while a session is on or has just
 /// ended (within `followWindow`), and looked at again when that ends.
 struct LaunchTiming: Sendable {

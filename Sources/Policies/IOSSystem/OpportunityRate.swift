@@ -6,7 +6,7 @@ import SimCore
 /// and expirations, as the app's tasks are seen to finish.
 ///
 /// Sources:
-/// - the Background Fetch seed (../shared/seeds/003): `.newData` "can
+/// - Apple's Background Fetch documentation (`UIApplication.setMinimumBackgroundFetchInterval`, Docs/References.md): `.newData` "can
 ///   raise the wake frequency", `.noData` keeps or lowers it, `.failed`
 ///   lowers it "so as not to waste battery";
 /// - Apple's App Programming Guide for iOS, as quoted on the Q&A page

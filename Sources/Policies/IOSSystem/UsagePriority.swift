@@ -5,8 +5,8 @@ import SimCore
 ///
 /// Source: WWDC 2020 "Background execution demystified" (session 10063),
 /// factor "app usage": the system favours the apps the user uses the most
-/// at the current time of day; the Background Fetch seed
-/// (../shared/seeds/003) says iOS "analyses when the user usually opens the
+/// at the current time of day; Apple's Background Fetch
+/// documentation (Docs/References.md) says iOS "analyses when the user usually opens the
 /// app, how long it is used and how often the user returns". How long a
 /// session lasts is not modelled (a policy observes launches and session
 /// ends, but the priority here counts launches only: an assumption).

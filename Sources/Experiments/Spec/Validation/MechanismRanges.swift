@@ -1,7 +1,7 @@
 import Traces
 import Device
 
-/// Ranges of issue 18's mechanisms: the OS side under `device.silentPush`
+/// Ranges of mechanisms: the OS side under `device.silentPush`
 /// and each app's `silentPush` strategy. Documented in
 /// Docs/ExperimentSpec.md ("Silent push") and Docs/Mechanisms.md.
 public enum MechanismRanges {
