@@ -1,16 +1,15 @@
 import SimCore
 
-/// The default app world, in one place: every default of `WorkModel`,
-/// `AppModel` and `DeviceConfiguration.apps` is read from here. Unless a
+/// The default app world, in one place: the work models, `AppModel`'s and
+/// `DeviceConfiguration.apps`' defaults are read from here (a refresh's work
+/// is `WorkModel`'s own defaults, declared beside its fields). Unless a
 /// source is named, each value is an assumption of the model; an
 /// experiment overrides any of them through its `device` section
 /// (`defaultApp`, `apps`).
 public enum AppDefaults {
     /// A small feed refresh: 0.5 s CPU, 2 kB up, 50 kB down, server latency
     /// median 300 ms (assumed), lognormal spread `serverLatencySigma`.
-    public static let refreshWork = WorkModel(cpuSeconds: 0.5, bytesUp: 2_000, bytesDown: 50_000,
-                                              serverLatency: .milliseconds(300),
-                                              serverLatencySigma: serverLatencySigma)
+    public static let refreshWork = WorkModel()
     /// A maintenance job: 60 s CPU, 10 kB up, 2 MB down, latency median 500 ms (assumed).
     public static let processingWork = WorkModel(cpuSeconds: 60, bytesUp: 10_000, bytesDown: 2_000_000,
                                                  serverLatency: .milliseconds(500),

@@ -4,9 +4,11 @@ import SimCore
 /// from the run (``TaskWorker/RunningTask``), the time, why it ends and the
 /// app's model. The first half of "work it out, then apply":
 /// `DeviceSimulator.finishRunningTask` applies it in one place, and the
-/// metrics (``MetricsAccumulator/taskEnded(_:energy:)``), the app's content,
-/// the task row of the event log and the policy's report all read this one
-/// value, so none of them works the outcome out again.
+/// metrics (``MetricsAccumulator/taskEnded(_:energy:wastedRefresh:)``), the
+/// app's content, the task row of the event log and the policy's report all
+/// read this one value, so none of them works the outcome out again (only
+/// what depends on the fetch itself, new data or none and a wasted
+/// refresh, is read from the fetch when it is applied).
 ///
 /// The rules (Docs/Semantics.md, "Background tasks"): a run that lost its
 /// connection fails; one cut short (interrupted, at its budget, held by a

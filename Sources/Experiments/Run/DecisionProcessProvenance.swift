@@ -77,22 +77,10 @@ public struct DecisionProcessProvenance: Sendable, Equatable {
         return DecisionProcessProvenance(entries: entries)
     }
 
-    /// SHA-256 of a file's bytes, read in blocks (any file: a script, a
-    /// compiled policy, a model; not only UTF-8 text).
+    /// SHA-256 of a file's bytes (any file: a script, a compiled policy, a
+    /// model; not only UTF-8 text), read in blocks as a shard's CSVs are.
     static func sha256(ofFile path: String) throws(InputFileError) -> String {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw InputFileError(file: path, line: nil, message: "cannot open the decision process's file (\(InputText.errnoText()))") }
-        defer { close(fd) }
-        var h = SHA256()
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw InputFileError(file: path, line: nil, message: "cannot read the decision process's file (\(InputText.errnoText()))") }
-            if n == 0 { break }
-            h.update(chunk[0..<n])
-        }
-        return h.hexDigest
+        try FileDigest.of(path: path).sha256
     }
 
     static func isRegularFile(_ path: String) -> Bool {

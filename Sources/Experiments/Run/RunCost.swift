@@ -6,7 +6,8 @@ import Foundation
 /// count), so nothing hashes, merges or compares them (Docs/Outputs.md,
 /// "manifest.json").
 public struct RunCost: Sendable, Equatable {
-    /// Simulation wall time, not counting writing.
+    /// Wall time of the simulation, including the streaming of events.csv and
+    /// apps.csv; not counting runs.csv, wakes_by_hour.csv or the manifest.
     public var wallSeconds: Double
     /// User + system CPU time of the whole process over the same span
     /// (every thread), from `getrusage(RUSAGE_SELF)`.
