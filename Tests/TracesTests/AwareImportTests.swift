@@ -129,6 +129,29 @@ final class AwareImportTests: XCTestCase {
         }
     }
 
+    /// A problem of the whole set (no sessions table, no device, too long a
+    /// span) names what was given, not whichever file happened to be first.
+    func testAProblemOfTheWholeSetNamesTheInput() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let header = "time,battery_level,battery_status,battery_health,battery_adaptor\n"
+        let cases: [(String, String)] = [
+            (header + "1488315824.049,100,5,2,2\n", "no applications_foreground or screen table"),
+            ("timestamp,screen_status\n1488315824000,0\n", "no device has a session"),
+            ("timestamp,screen_status,device_id\n946684800000,3,a\n946684801000,0,a\n4102444800000,3,a\n", "device a's rows span"),
+        ]
+        for (text, fragment) in cases {
+            let url = dir.url.appendingPathComponent(fragment.hasPrefix("no app") ? "battery.csv" : "screen.csv")
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(at: url) }
+            XCTAssertThrowsError(try AwareImporter.importTables([dir.url], seed: 1, timeZone: TimeZone(identifier: "UTC")!)) { error in
+                guard let e = error as? TraceFormatError else { return XCTFail("\(error)") }
+                XCTAssertEqual(e.file, dir.url.path, e.description)
+                XCTAssertTrue(e.message.contains(fragment), e.description)
+            }
+        }
+    }
+
     /// The power comparison of `traces stats`: the niimpy month's measured
     /// figures, and the default world's beside them.
     func testPowerStatisticsOfTheRealMonth() throws {

@@ -71,8 +71,11 @@ public enum AwareImporter {
         var tables: [AwareTable: [String: [AwareRow]]] = [:]
         var devices: [String] = []
         let files = try AwareTables.files(inputs)
+        // A problem of the whole set (a table missing, no device) belongs to
+        // no one file: it names what was given.
+        let given = inputs.map(\.path).joined(separator: ", ")
         guard !files.isEmpty else {
-            throw TraceFormatError(file: inputs.first?.path ?? "", line: 0, column: 0, message: "no .csv file to import")
+            throw TraceFormatError(file: given, line: 0, column: 0, message: "no .csv file to import")
         }
         for url in files {
             let (table, rows, order) = try AwareTables.read(url)
@@ -84,7 +87,7 @@ public enum AwareImporter {
             if order.isEmpty { report.rows[table.rawValue, default: 0] += 0 }  // an empty table is still listed
         }
         guard tables[.screen] != nil || tables[.applicationsForeground] != nil else {
-            throw TraceFormatError(file: files[0].lastPathComponent, line: 0, column: 0,
+            throw TraceFormatError(file: given, line: 0, column: 0,
                                    message: "no applications_foreground or screen table: the sessions come from one of them")
         }
 
@@ -131,8 +134,9 @@ public enum AwareImporter {
         let last = built.map { d in [d.battery, d.screen, d.apps, d.network].compactMap { $0.last?.time }.max()! - d.origin }
         let days = max(1, Int((last.max()! + SimDuration.microsecondsPerDay) / SimDuration.microsecondsPerDay))
         guard days <= TraceSetFile.maxDays else {
-            throw TraceFormatError(file: files[0].lastPathComponent, line: 0, column: 0,
-                                   message: "a device's rows span \(days) days; at most \(TraceSetFile.maxDays) are allowed")
+            let longest = built[last.firstIndex(of: last.max()!)!].id
+            throw TraceFormatError(file: given, line: 0, column: 0,
+                                   message: "device \(longest)'s rows span \(days) days; at most \(TraceSetFile.maxDays) are allowed")
         }
         let horizon = Int64(days) * SimDuration.microsecondsPerDay
 
@@ -182,7 +186,7 @@ public enum AwareImporter {
             report.sessions += sessions.count
         }
         guard !users.isEmpty else {
-            throw TraceFormatError(file: files[0].lastPathComponent, line: 0, column: 0, message: "no device has a session or a battery reading")
+            throw TraceFormatError(file: given, line: 0, column: 0, message: "no device has a session or a battery reading")
         }
 
         var missing: Set<TraceStream> = [.content]
