@@ -15,8 +15,9 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 $bgbench validate Examples/python/specs/fixed-interval-python.json > /dev/null
-# The same spec, the decision process asked at every decision point.
-decide() { sed 's|\.py"\]|.py", "--decide"]|' "$1" > "$2"; }
+# The same spec, the decision process asked at every decision point (a
+# round trip per decision point: a generous timeout for a loaded machine).
+decide() { sed 's|\.py"\]|.py", "--decide"], "timeout": "120s"|' "$1" > "$2"; }
 decide Examples/python/specs/fixed-interval-python.json "$out/fixed-interval-decide.json"
 decide Examples/python/specs/greedy-python.json "$out/greedy-decide.json"
 for policy in fixed-interval greedy; do
