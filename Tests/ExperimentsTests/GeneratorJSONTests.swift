@@ -16,7 +16,7 @@ final class GeneratorJSONTests: XCTestCase {
         let cases = [
             ("empty", "", "generator.json:0:0: the file is empty"),
             ("cut", String(good.prefix(100)), "generator.json:0:0: the file is not valid JSON (100 bytes"),
-            ("garbage", good + "xx{", #"ending in "}\nxx{": cut short, or not JSON"#),
+            ("garbage", good + "xx{", #"}\nxx{": cut short, or not JSON"#),
         ]
         for (name, text, words) in cases {
             let set = dir.path(name)
