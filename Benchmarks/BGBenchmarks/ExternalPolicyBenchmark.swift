@@ -1,9 +1,12 @@
 // Decision points through the external-policy protocol: the Python greedy
 // of Examples/python (a process, JSON lines over a socket) against the same
 // policy built in (Swift, observing everything and deciding at every
-// decision point like the external one, so both meet exactly the same
-// decision points). One op = one decision point. One thread, one process;
-// the world is the default generator's, one week.
+// decision point like the external one in decide mode, so both meet exactly
+// the same decision points). One op = one decision point of the simulation
+// (those of a policy asked at every one, session starts included): the
+// plan-mode row divides its CPU by the same count, although it is asked
+// only for plans. One thread, one process; the default generator's world,
+// one week.
 import Device
 import Experiments
 import Foundation
@@ -40,7 +43,7 @@ private func cpuSeconds() -> Double {
 extension BenchmarkFamily {
     static let externalPolicy = BenchmarkFamily(
         name: "external-policy",
-        summary: "one decision point, CPU time of bgbench and the decision process: Python greedy over the protocol (pending list whole, and as changes) vs. the same greedy in Swift (1 thread)",
+        summary: "one decision point, CPU time of bgbench and the decision process: Python greedy over the protocol (asked at every decision point with the pending list whole or as changes, or in plan mode) vs. the same greedy in Swift (1 thread)",
         candidateTitle: "protocol ns/dec", baselineTitle: "Swift ns/dec"
     ) {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -62,10 +65,12 @@ extension BenchmarkFamily {
                 return cpuSeconds() - before
             }
             let swift = spec(#"{"name": "counting-greedy"}"#)
-            // greedy.py asks for the pending list as changes (delta mode);
-            // with --whole-pending it takes the whole list in every decide.
+            // greedy.py declares plans (plan mode); with --decide it is asked
+            // at every decision point with the pending list as changes
+            // (delta mode), with --whole-pending with the whole list.
             let modes = [("external-greedy-whole", "whole pending list", ["python3", script, "--whole-pending"]),
-                         ("external-greedy-delta", "pending as changes", ["python3", script])]
+                         ("external-greedy-delta", "pending as changes", ["python3", script, "--decide"]),
+                         ("external-greedy-plans", "plan mode", ["python3", script])]
             return modes.map { name, mode, command in
                 let argv = command.map { "\"\($0)\"" }.joined(separator: ", ")
                 let external = spec(#"{"name": "external", "params": {"command": [\#(argv)]}}"#)

@@ -11,6 +11,17 @@ with bgbench on stdin/stdout (Docs/ExternalPolicyProtocol.md):
 
     serve(Greedy)
 
+A policy whose rule is one plan per request subclasses `PlanningPolicy`
+and writes `plan(request)` instead: `serve` then declares plan mode in its
+`hello`, and bgbench asks only for the plans of new requests (and of those
+an observation the policy reads may change), not at every decision point
+(Docs/ExternalPolicyProtocol.md, "Plan mode"):
+
+    class Greedy(PlanningPolicy):
+        observes = ()
+        def plan(self, request):
+            return Plan(run_from=0, wake_at=request["earliestBegin"])
+
 A new policy object is built for every simulated device (the `start`
 message), so nothing leaks from one device to the next: bgbench reuses a
 process for many devices, and the results must not depend on which.
@@ -40,6 +51,19 @@ class Decision:
         m = {"type": "decision", "run": self.run, "runAllEligible": self.run_all_eligible}
         m["wakeAt"] = None if self.wake_at is None else int(self.wake_at)
         return m
+
+
+class Plan:
+    """When a pending request runs and when to wake for it (plan mode): it
+    runs at the first decision point at or after `run_from` at which the OS
+    allows it (None: never); while it has not run, a decision point is
+    wanted at `wake_at` (None: none)."""
+
+    __slots__ = ("run_from", "wake_at")
+
+    def __init__(self, run_from, wake_at=None):
+        self.run_from = run_from
+        self.wake_at = wake_at
 
 
 class Context:
@@ -90,6 +114,46 @@ class Policy:
         """The device's simulation is over (`end`, after its observations)."""
 
 
+class PlanningPolicy(Policy):
+    """A policy that decides each request on its own: override `plan` (and
+    `observe` if it learns). Declare in `observes` the observation kinds
+    `observe` reads (only those are sent, and each may change plans) and in
+    `plan_scope` which plans one changes: "all", or "app" (those of the
+    app the observation is about).
+
+    A plan may depend only on the request and on what `observe` has seen.
+    `decide` is derived from the plans (the simulator's rule), so the same
+    class also serves bgbench's per-decision mode (`serve(..., plans=False)`)."""
+
+    observes = ("launch", "sessionEnded", "submitted", "taskFinished", "stateChanged",
+                "refused", "forceQuit", "cancelled")
+    plan_scope = "all"
+
+    def plan(self, request):
+        return Plan(run_from=None)
+
+    def decide(self, ctx):
+        now = ctx.now
+        run, wake = [], None
+        for r in ctx.pending:
+            p = self.plan(r)
+            if r["eligible"] and p.run_from is not None and now >= p.run_from:
+                run.append(r["id"])
+            elif p.wake_at is not None and p.wake_at > now and (wake is None or p.wake_at < wake):
+                wake = p.wake_at
+        return Decision(run=run, wake_at=wake)
+
+
+def _plans_reply(policy, message):
+    out = []
+    for r in message["requests"]:
+        p = policy.plan(r)
+        out.append('{"id":%d,"runFrom":%s,"wakeAt":%s}' % (
+            r["id"], "null" if p.run_from is None else int(p.run_from),
+            "null" if p.wake_at is None else int(p.wake_at)))
+    return '{"type":"plans","plans":[' + ",".join(out) + "]}\n"
+
+
 def _write(out, message):
     # One write of the whole line (two writes were two system calls).
     out.write(json.dumps(message, separators=(",", ":")) + "\n")
@@ -122,11 +186,15 @@ class PendingList:
         return self.requests
 
 
-def serve(policy_class, stdin=None, stdout=None, pending_delta=True):
+def serve(policy_class, stdin=None, stdout=None, pending_delta=True, plans=None):
     """Answers bgbench until `bye` or the end of stdin. With `pending_delta`
     the client asks bgbench for the pending list as changes (less JSON to
     parse per decision; Docs/ExternalPolicyProtocol.md, "Delta mode"); a
-    bgbench that does not know it sends it whole, which works the same."""
+    bgbench that does not know it sends it whole, which works the same.
+    `plans` (default: whether the class is a `PlanningPolicy`) declares plan
+    mode: bgbench sends `plan` messages, not `decide`."""
+    if plans is None:
+        plans = issubclass(policy_class, PlanningPolicy)
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     policy = None
@@ -140,12 +208,21 @@ def serve(policy_class, stdin=None, stdout=None, pending_delta=True):
                     _write(stdout, {"type": "error", "message": "this client speaks protocol %d" % PROTOCOL_VERSION})
                     return
                 hello = {"type": "hello", "protocol": PROTOCOL_VERSION}
-                if pending_delta:
+                if plans:
+                    hello["mode"] = "plans"
+                    hello["observes"] = list(policy_class.observes)
+                    hello["planScope"] = policy_class.plan_scope
+                elif pending_delta:
                     hello["pending"] = "delta"
                 _write(stdout, hello)
             elif kind == "start":
                 policy = policy_class(message)
                 pending = PendingList()
+            elif kind == "plan":
+                for o in message["observations"]:
+                    policy.observe(o)
+                stdout.write(_plans_reply(policy, message))
+                stdout.flush()
             elif kind == "decide":
                 for o in message["observations"]:
                     policy.observe(o)

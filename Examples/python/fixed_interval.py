@@ -5,9 +5,13 @@ Gives byte-identical runs.csv, summary.csv and events.csv to BGBench's
 built-in `fixed-interval` with the same `interval` and `flex`
 (`make test-examples`, Examples/python/test.sh).
 
-Not for use as the base of a wrapper (coalescing asks its base ahead and
-discards the answer): it keeps the wake it last answered, to answer a
-session start as the built-in, which is not asked there.
+By default in plan mode: a plan per request, which only a task report of
+its app may change (it reads `taskFinished`, plan scope "app"), so bgbench
+asks when a request is submitted or its app's task ended. `--decide`:
+asked at every decision point instead (delta mode). Not for use as the
+base of a wrapper with `--decide` (coalescing asks its base ahead and
+discards the answer): in that mode it keeps the wake it last answered, to
+answer a session start as the built-in, which is not asked there.
 
 Parameters (the spec's other parameters of `external`, durations as in
 specs: "30m", "1h", ...): `interval` (default "1h"), `flex` (default "5m").
@@ -17,7 +21,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bgbench_policy import Decision, Policy, serve  # noqa: E402
+from bgbench_policy import Decision, Plan, PlanningPolicy, serve  # noqa: E402
 
 UNITS = {"us": 1, "ms": 1_000, "s": 1_000_000, "m": 60_000_000, "h": 3_600_000_000, "d": 86_400_000_000}
 
@@ -35,13 +39,16 @@ def microseconds(duration):
     raise ValueError("not a duration: %r" % duration)
 
 
-class FixedInterval(Policy):
+class FixedInterval(PlanningPolicy):
+    observes = ("taskFinished",)
+    plan_scope = "app"      # a report changes the plans of its app only
+
     def __init__(self, start):
         super().__init__(start)
         self.interval = microseconds(self.params.get("interval", "1h"))
         self.flex = microseconds(self.params.get("flex", "5m"))
         self.last_run = {}      # app -> start of its last refresh or fetch run (any outcome)
-        self.last_wake = None   # the wake of the last decision answered
+        self.last_wake = None   # per-decision mode: the wake of the last decision answered
 
     def observe(self, o):
         if o["kind"] == "taskFinished":
@@ -49,28 +56,24 @@ class FixedInterval(Policy):
             if request["kind"] != "processing":
                 self.last_run[request["app"]] = o["report"]["start"]
 
+    def plan(self, r):
+        if r["kind"] == "processing":
+            return Plan(run_from=0)          # whenever eligible, no wake of its own
+        app = r["app"]
+        due = self.last_run[app] + self.interval if app in self.last_run else 0
+        return Plan(run_from=due - self.flex, wake_at=max(due, r["earliestBegin"]))
+
     def decide(self, ctx):
-        now = ctx.now
+        # Per-decision mode only (plan mode is not asked at session starts).
         # The built-in is not asked at a session start: answer as if not
         # asked (keep the last wake), unless that wake is now, when the
         # built-in decides right after the session start.
-        if ctx.reason == "sessionStart" and self.last_wake != now:
+        if ctx.reason == "sessionStart" and self.last_wake != ctx.now:
             return Decision(wake_at=self.last_wake)
-        run, wake = [], None
-        for r in ctx.pending:
-            if r["kind"] == "processing":
-                run_from, wake_for = None, None
-            else:
-                app = r["app"]
-                due = self.last_run[app] + self.interval if app in self.last_run else 0
-                run_from, wake_for = due - self.flex, max(due, r["earliestBegin"])
-            if r["eligible"] and (run_from is None or now >= run_from):
-                run.append(r["id"])
-            elif wake_for is not None and wake_for > now and (wake is None or wake_for < wake):
-                wake = wake_for
-        self.last_wake = wake
-        return Decision(run=run, wake_at=wake)
+        decision = super().decide(ctx)
+        self.last_wake = decision.wake_at
+        return decision
 
 
 if __name__ == "__main__":
-    serve(FixedInterval)
+    serve(FixedInterval, plans="--decide" not in sys.argv[1:])

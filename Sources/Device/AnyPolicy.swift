@@ -13,14 +13,15 @@ import SimCore
 /// (one witness-table call each); the simulator itself is concrete code.
 struct AnyPolicy: SchedulingPolicy {
     var base: any SchedulingPolicy
-    /// `type(of: base).traits`, read once.
+    /// `base.instanceTraits` (its type's traits for every policy but one
+    /// that learns them when built), read once.
     let baseTraits: PolicyTraits
     /// `type(of: base).planScope`, read once (non-nil: a ``RequestPlanningPolicy``).
     let plans: PlanScope?
 
     init(_ base: any SchedulingPolicy) {
         self.base = base
-        self.baseTraits = type(of: base).traits
+        self.baseTraits = base.instanceTraits
         self.plans = type(of: base).planScope
     }
 
@@ -35,4 +36,6 @@ struct AnyPolicy: SchedulingPolicy {
     func requestPlan(for request: TaskRequest) -> RequestPlan {
         base.requestPlan(for: request)
     }
+
+    var instanceTraits: PolicyTraits { baseTraits }
 }

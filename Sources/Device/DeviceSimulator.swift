@@ -173,7 +173,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         // One pending request at most per app and interned identifier.
         plans = KeptPlans(capacity: n * internedIdentifiers.count)
         // A boxed policy answers for the type inside the box.
-        let traits = (policy as? AnyPolicy)?.baseTraits ?? Policy.traits
+        let traits = policy.instanceTraits
         observes = traits.observedKinds
         decidesAtSessionStart = traits.consultedAtSessionStart
         planScope = (policy as? AnyPolicy).map(\.plans) ?? Policy.planScope

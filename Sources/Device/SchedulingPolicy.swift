@@ -58,6 +58,12 @@ public protocol SchedulingPolicy: Sendable {
     /// ``RequestPlanningPolicy/plan(for:)`` for a planning policy;
     /// ``RequestPlan/never`` otherwise.
     @_spi(BuiltInPolicies) func requestPlan(for request: TaskRequest) -> RequestPlan
+
+    /// This value's traits: the type's ``traits``, except for a policy that
+    /// learns what it needs only once it is built (`external`, from its
+    /// decision process's `hello`: Docs/ExternalPolicyProtocol.md, "Plan
+    /// mode"). The simulator reads this, once per device.
+    @_spi(BuiltInPolicies) var instanceTraits: PolicyTraits { get }
 }
 
 extension SchedulingPolicy {
@@ -69,6 +75,8 @@ extension SchedulingPolicy {
     public static var planScope: PlanScope? { nil }
     @_documentation(visibility: internal)
     public func requestPlan(for request: TaskRequest) -> RequestPlan { .never }
+    @_documentation(visibility: internal)
+    public var instanceTraits: PolicyTraits { Self.traits }
 }
 
 /// A policy's answer at a decision point.

@@ -99,6 +99,7 @@ public enum PolicyConformance {
     /// checked against.
     struct DecideEveryTime<Base: SchedulingPolicy>: SchedulingPolicy {
         static var traits: PolicyTraits { Base.traits }
+        var instanceTraits: PolicyTraits { base.instanceTraits }
         var base: Base
         mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {
             base.observe(observation, context: context)

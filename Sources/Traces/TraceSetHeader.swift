@@ -59,8 +59,23 @@ public struct TraceSetHeader: Sendable {
         var provenance: TraceProvenance?
         let generator = directory.appendingPathComponent(TraceSetFile.generator)
         if FileManager.default.fileExists(atPath: generator.path) {
+            let expected = "expected the JSON object `bgbench traces generate` writes (seed, users, days and parameters; Datasets/README.md), or no generator.json at all"
+            let bytes: Data
+            do { bytes = try Data(contentsOf: generator) } catch {
+                throw TraceFormatError(file: TraceSetFile.generator, line: 0, column: 0,
+                                       message: "cannot read (\(error.localizedDescription))")
+            }
             do {
-                provenance = try JSONDecoder().decode(TraceProvenance.self, from: Data(contentsOf: generator))
+                provenance = try JSONDecoder().decode(TraceProvenance.self, from: bytes)
+            } catch DecodingError.dataCorrupted(let c) where c.codingPath.isEmpty {
+                // Not JSON at all (Foundation says only "not valid JSON"):
+                // say how much is there and how it ends, which tells a file
+                // cut short from one overwritten.
+                let text = String(decoding: bytes, as: UTF8.self)
+                let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                let what = trimmed.isEmpty ? "the file is empty"
+                    : "the file is not valid JSON (\(bytes.count) bytes, \(text.split(separator: "\n", omittingEmptySubsequences: false).count) line(s), ending in \"\(trimmed.suffix(24).replacingOccurrences(of: "\n", with: "\\n"))\": cut short, or not JSON)"
+                throw TraceFormatError(file: TraceSetFile.generator, line: 0, column: 0, message: "\(what); \(expected)")
             } catch let error as DecodingError {
                 let (path, problem) = DecodingErrorText.describe(error)
                 throw TraceFormatError(file: TraceSetFile.generator, line: 0, column: 0,

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import SimCore
+import Traces
 
 /// One running decision process of the `external` policy: started with
 /// `posix_spawnp`, its stdin and stdout both one end of a Unix socket pair.
@@ -31,13 +32,15 @@ final class DecisionProcess: @unchecked Sendable {
     /// Where `recv` writes (kept, not allocated per read).
     private var chunk = [UInt8](repeating: 0, count: 65536)
     private var reaped = false
-    /// The process asked in its `hello` for the pending list as changes
-    /// (`"pending":"delta"`, Docs/ExternalPolicyProtocol.md, "Delta mode").
-    var pendingDelta = false
+    /// What the process asked for in its `hello` (the pending list as
+    /// changes, plan mode: Docs/ExternalPolicyProtocol.md).
+    var declaration = ExternalDeclaration()
 
-    /// A reply longer than this without a newline is an error, not a
-    /// reason to fill memory.
-    static let maximumLineBytes = 16 << 20
+    /// The longest reply line, its newline not counted: the one limit of
+    /// every text input (`TextLimits.maxLineBytes`). A longer line is an
+    /// error as soon as the limit is passed, not a reason to fill memory or
+    /// to wait for its end.
+    static var maximumLineBytes: Int { TextLimits.maxLineBytes }
 
     /// Why a read or write did not complete.
     enum Failure: Error {
@@ -113,16 +116,21 @@ final class DecisionProcess: @unchecked Sendable {
 
     /// The next line the process writes, without its newline.
     func readLine(deadline: ContinuousClock.Instant, stop: () -> Bool) throws(Failure) -> [UInt8] {
+        // `buffer[..<scanned]` holds no newline: each byte is looked at once,
+        // however many reads a long line takes.
+        var scanned = 0
         while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+                if newline > Self.maximumLineBytes { throw .lineTooLong }
                 let line = Array(buffer[..<newline])
                 buffer.removeSubrange(...newline)
                 return line
             }
+            scanned = buffer.count
+            if scanned > Self.maximumLineBytes { throw .lineTooLong }
             let n = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
             if n > 0 {
                 buffer += chunk[..<n]
-                if buffer.count > Self.maximumLineBytes { throw .lineTooLong }
                 continue
             }
             if n == 0 { throw .exited(exitStatus()) }

@@ -34,8 +34,14 @@ final class ExternalDecisionHost: PolicyResource, @unchecked Sendable {
     /// decisions calling it, and finally releasing it, overflowed the
     /// stack (`ExternalPolicyTests.testStopCheckDoesNotDeepenPerDecision`).
     private let stopCheck = Mutex<StopCondition?>(nil)
-    /// Decision messages answered (the benchmark's decision points).
+    /// Decision points at which the policy was consulted (the benchmark's
+    /// decision points; in plan mode most are answered from kept plans).
     let decisions = Atomic<Int>(0)
+    /// Round trips to the processes after the handshake (`decide` and
+    /// `plan` messages; not `end`).
+    let roundTrips = Atomic<Int>(0)
+    /// What the processes declared in their `hello` (nil before the first).
+    private let declaration = Mutex<ExternalDeclaration?>(nil)
 
     init(command: [String], timeout: Duration, params: [String: ParameterValue]) {
         self.command = command
@@ -74,6 +80,23 @@ final class ExternalDecisionHost: PolicyResource, @unchecked Sendable {
 
     func deadline() -> ContinuousClock.Instant { .now + timeout }
 
+    /// What this configuration's processes declare: read from the first
+    /// one's `hello`, starting one (kept for the first device) if none has
+    /// run yet. Nil if it cannot be started or answered wrongly (the
+    /// failure is kept, and the run stops with it).
+    func declared() -> ExternalDeclaration? {
+        if let d = declaration.withLock({ $0 }) { return d }
+        guard !hasFailed else { return nil }
+        do {
+            checkIn(try checkOut())
+        } catch let e as ExternalPolicyError {
+            fail(e)
+        } catch {
+            return nil
+        }
+        return declaration.withLock { $0 }
+    }
+
     /// An idle process, or a new one after the handshake. Throws an
     /// ``ExternalPolicyError``, or `DecisionProcess.Failure.stopped` when the
     /// run is being interrupted.
@@ -95,11 +118,18 @@ final class ExternalDecisionHost: PolicyResource, @unchecked Sendable {
             guard let v = object["protocol"] as? Int, v == ExternalMessages.version else {
                 throw ExternalReply.Invalid("speaks protocol version \(ExternalReply.show(object["protocol"])); this bgbench speaks \(ExternalMessages.version)")
             }
-            switch object["pending"] {
-            case nil, is NSNull: break
-            case let mode as String where mode == "delta" || mode == "full": process.pendingDelta = mode == "delta"
-            case let other: throw ExternalReply.Invalid(#"asked for "pending" \#(ExternalReply.show(other)) in its hello; this bgbench knows "full" and "delta""#)
+            let declared = try ExternalDeclaration(hello: object)
+            // The first process's declaration is the configuration's (the
+            // simulator has read it for the devices already running); a
+            // process of the same command that declares otherwise is an error.
+            let first = declaration.withLock { d in
+                if d == nil { d = declared }
+                return d!
             }
+            guard declared == first else {
+                throw ExternalReply.Invalid("declared {\(declared.summary)} in its hello, but an earlier process of the same command declared {\(first.summary)}")
+            }
+            process.declaration = declared
         } catch DecisionProcess.Failure.stopped {
             discard(process)
             throw DecisionProcess.Failure.stopped
@@ -128,7 +158,7 @@ final class ExternalDecisionHost: PolicyResource, @unchecked Sendable {
             case .timedOut: what = "did not answer within the timeout of \(timeout) (parameter \"timeout\")"
             case .stopped: what = "was stopped: the run was interrupted"
             case .system(let s): what = "could not be run: \(s)"
-            case .lineTooLong: what = "wrote more than \(DecisionProcess.maximumLineBytes >> 20) MiB without a newline"
+            case .lineTooLong: what = "wrote a reply line longer than \(DecisionProcess.maximumLineBytes) bytes, the most a line of any input may have (the rest was not read)"
             }
         case let e as ExternalReply.Invalid: what = e.problem
         default: what = "\(error)"

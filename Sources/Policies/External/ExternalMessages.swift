@@ -48,6 +48,17 @@ enum ExternalMessages {
         return s
     }
 
+    /// Plan mode: the plans wanted for `requests` (pending, without a plan),
+    /// with the observations since the previous message.
+    static func plan(now: SimTime, observations: String, requests: [TaskRequest]) -> String {
+        var s = #"{"type":"plan","now":\#(now.microseconds),"observations":[\#(observations)],"requests":["#
+        for (i, r) in requests.enumerated() {
+            if i > 0 { s += "," }
+            s += request(r, refusal: nil)
+        }
+        return s + "]}"
+    }
+
     /// The pending list as a change to `sent` (Docs/ExternalPolicyProtocol.md,
     /// "Delta mode"): the ids that left it, the requests appended to it, the
     /// eligible ids and the refusals other than `before_earliest_begin`

@@ -1,4 +1,4 @@
-import Device
+@_spi(BuiltInPolicies) import Device
 import SimCore
 
 /// `external` — the decisions come from a process of the researcher's own,
@@ -19,6 +19,12 @@ public struct ExternalPolicy: SchedulingPolicy {
     private var session: ExternalSession?
 
     init(host: ExternalDecisionHost) { self.host = host }
+
+    /// What the decision process declared (its `hello`): in plan mode only
+    /// the observation kinds it reads are delivered, and it is asked at a
+    /// session start only if it reads launches, as a built-in planning
+    /// policy. Reading it starts the first process if none has run.
+    public var instanceTraits: PolicyTraits { host.declared()?.traits ?? Self.traits }
 
     public mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {
         open(context).observe(observation, context: context)

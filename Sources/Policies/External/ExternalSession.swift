@@ -28,6 +28,11 @@ final class ExternalSession: @unchecked Sendable {
     /// The pending ids as the process holds them, for a process in delta
     /// mode (nil: it gets the whole list every time).
     private var sentPending: [RequestID]?
+    /// The process's plans, for a process in plan mode (nil: decide mode).
+    private var plans: ExternalPlans?
+    /// The observation kinds sent to a plan-mode process (all in decide mode).
+    private var observes = ObservationKinds.all
+    private var scope = PlanScope.all
 
     init(host: ExternalDecisionHost, appCount: Int, now: SimTime) {
         self.host = host
@@ -37,7 +42,13 @@ final class ExternalSession: @unchecked Sendable {
         do {
             let p = try host.checkOut()
             process = p
-            sentPending = p.pendingDelta ? [] : nil
+            let declared = p.declaration
+            sentPending = declared.pendingDelta ? [] : nil
+            if declared.mode == .plans {
+                plans = ExternalPlans()
+                observes = declared.observes
+                scope = declared.scope
+            }
             // `start` has no reply: it rides in front of the first `decide`.
             try p.send(ExternalMessages.start(device: device, appCount: appCount, params: host.params),
                        deadline: host.deadline(), stop: { [host] in host.isStopped })
@@ -52,6 +63,12 @@ final class ExternalSession: @unchecked Sendable {
 
     func observe(_ o: PolicyObservation, context: PolicyContext) {
         guard !failed else { return }
+        // A plan-mode process gets the kinds it reads (at the top level the
+        // simulator delivers no others; under a wrapper it delivers all).
+        if plans != nil {
+            guard observes.contains(o.kind) else { return }
+            plans!.forget(after: o, scope: scope)
+        }
         if !observations.isEmpty { observations += "," }
         observations += ExternalMessages.observation(o, context)
         lastTime = context.now
@@ -61,6 +78,8 @@ final class ExternalSession: @unchecked Sendable {
 
     func decide(context: PolicyContext) -> PolicyDecision {
         guard !failed, let p = process else { return .none }
+        host.decisions.wrappingAdd(1, ordering: .relaxed)
+        if plans != nil { return decideByPlans(context, p) }
         lastTime = context.now
         let reason = DecideReason(first: first, seen: seenAt == context.now ? seen : .init())
         let message = ExternalMessages.decide(context, reason: reason, observations: observations, sent: &sentPending)
@@ -71,7 +90,7 @@ final class ExternalSession: @unchecked Sendable {
             let stop = { [host] in host.isStopped }
             try p.send(message, deadline: host.deadline(), stop: stop)
             let reply = try p.readLine(deadline: host.deadline(), stop: stop)
-            host.decisions.wrappingAdd(1, ordering: .relaxed)
+            host.roundTrips.wrappingAdd(1, ordering: .relaxed)
             return try Self.decision(ExternalReply.object(reply), pending: context.pending, now: context.now)
         } catch DecisionProcess.Failure.stopped {
             quit()
@@ -80,6 +99,33 @@ final class ExternalSession: @unchecked Sendable {
             fail(host.problem(error, message: "decide", device: device, time: context.now))
             return .none
         }
+    }
+
+    /// A decision point in plan mode: the requests without a plan are
+    /// asked for in one `plan` message (with the observations since the
+    /// last message), then the plans decide; no message when every pending
+    /// request has its plan.
+    private func decideByPlans(_ context: PolicyContext, _ p: DecisionProcess) -> PolicyDecision {
+        let asked = plans!.unplanned(context.pending)
+        if !asked.isEmpty {
+            lastTime = context.now
+            let message = ExternalMessages.plan(now: context.now, observations: observations, requests: asked)
+            observations = ""
+            do {
+                let stop = { [host] in host.isStopped }
+                try p.send(message, deadline: host.deadline(), stop: stop)
+                let reply = try p.readLine(deadline: host.deadline(), stop: stop)
+                host.roundTrips.wrappingAdd(1, ordering: .relaxed)
+                plans!.keep(try ExternalPlans.parse(ExternalReply.object(reply), asked: asked), for: asked)
+            } catch DecisionProcess.Failure.stopped {
+                quit()
+                return .none
+            } catch {
+                fail(host.problem(error, message: "plan", device: device, time: context.now))
+                return .none
+            }
+        }
+        return plans!.decision(context)
     }
 
     /// The `decision` reply, checked against the pending requests.
