@@ -42,8 +42,7 @@ extension DeviceSimulator {
             sink.record(e)
         }
         policyObserve(.forceQuit, .forceQuit(app: app))
-        if mechanisms.continued != nil { continuedProcessingForceQuit(app: app) }
-        if mechanisms.transfers != nil { transfersSeeForceQuit(app: app) }
+        if mechanisms.isOn { mechanismsSeeForceQuit(app: app) }
     }
 
     /// Whether the user force-quit `app` and has not opened it since: for

@@ -16,6 +16,21 @@ extension DeviceSimulator {
         sink.record(e)
     }
 
+    /// The task row of the run in `worker.running`, ended now with
+    /// `outcome` (nil: censored at the horizon), its energy `ledger`
+    /// (CPU included), whether its fetch brought new data, and `detail`.
+    /// The one place a task row is built, at a task's end and at the horizon.
+    mutating func logTask(outcome: TaskOutcome?, newData: Bool?, energy ledger: EnergyLedger, detail: String) {
+        let run = worker.running
+        var e = DeviceEvent(kind: .task, time: now, device: state)
+        e.app = run.request.app; e.taskKind = run.request.kind; e.requestID = run.request.id
+        e.requestedAt = run.request.submittedAt; e.earliestBegin = run.request.earliestBegin
+        e.start = run.start; e.end = now; e.outcome = outcome; e.newData = newData
+        e.energy = ledger
+        e.detail = detail
+        sink.record(e)
+    }
+
     /// Content updates are exogenous: logged up front, in time order per app.
     mutating func logUpdates() {
         for (a, updates) in trace.contentUpdates.enumerated() {

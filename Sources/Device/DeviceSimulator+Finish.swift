@@ -20,22 +20,14 @@ extension DeviceSimulator {
     mutating func censorRunningTask() {
         guard worker.isRunning else { return }
         worker.stopped()
-        metrics.user.tasksCensored += 1
         countBytes(of: worker.running, at: now)
         if now < worker.running.dataEnd { cutRunningTransfer() }
-        var task = worker.running
-        let cpuRan = max(0, min(task.cpuSeconds, (now - task.dataEnd).seconds))
-        let cpuJ = task.fails ? 0 : cpuRan * config.energy.cpuWatts
-        metrics.user.energy.cpu += cpuJ
-        task.ledger.cpu = cpuJ
+        let cpu = TaskEnd.cpu(of: worker.running, at: now, cpuWatts: config.energy.cpuWatts, expired: false)
+        metrics.taskCensored(cpuJoules: cpu.joules)
         if Sink.isEnabled {
-            let request = task.request
-            var e = DeviceEvent(kind: .task, time: now, device: state)
-            e.app = request.app; e.taskKind = request.kind; e.requestID = request.id
-            e.requestedAt = request.submittedAt; e.earliestBegin = request.earliestBegin
-            e.start = task.start; e.end = now; e.energy = task.ledger
-            e.detail = "censored"
-            sink.record(e)
+            var ledger = worker.running.ledger
+            ledger.cpu = cpu.joules
+            logTask(outcome: nil, newData: nil, energy: ledger, detail: "censored")
         }
     }
 }

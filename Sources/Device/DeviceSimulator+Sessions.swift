@@ -17,8 +17,7 @@ extension DeviceSimulator {
             syncRadioTail()
         }
         recordLaunch(app: Int(s.app))
-        if mechanisms.transfers != nil { transfersSeeForegroundLaunch(app: s.app) }
-        if mechanisms.continued != nil { userMayStartContinuedProcessing(app: s.app, sessionStart: s.start) }
+        if mechanisms.isOn { mechanismsSeeLaunch(s) }
         if Sink.isEnabled { logState("screen_on") }
         policyObserve(.stateChanged, .stateChanged(.screenOn))
         policyObserve(.launch, .launch(app: s.app))
@@ -48,12 +47,7 @@ extension DeviceSimulator {
         policyObserve(.sessionEnded, .sessionEnded(app: s.app))
         appEntersBackground(app: s.app)
         appBehaviourAtSessionEnd(app: s.app, session: session)
-        // A force-quit app is terminated: it neither finishes work in extra
-        // time nor hands a new transfer (Docs/Mechanisms.md, "Force-quit").
-        if !appIsForceQuit(s.app) {
-            if mechanisms.extraTime != nil { appMayAskForExtraTime(app: s.app, session: sessions.index - 1) }
-            if mechanisms.transfers != nil { appMayHandTransfer(app: s.app, session: sessions.index - 1) }
-        }
+        if mechanisms.isOn { mechanismsSeeSessionEnd(app: s.app, session: session) }
         consultPolicy()
     }
 

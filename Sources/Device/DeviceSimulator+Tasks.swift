@@ -38,74 +38,53 @@ extension DeviceSimulator {
         if !worker.isRunning { worker.stopped() }
     }
 
+    /// Starts `request` now. Work it out, then apply: what happens is
+    /// worked out as one value (``TaskStart``: the failure, what blocks a
+    /// networked run, the transfer asked of the radio, the CPU, a held or
+    /// overrunning handler, the budget's end) from the state and the run's
+    /// draws, then applied here, in one place.
     mutating func start(_ request: TaskRequest) {
-        // Stored first, the rest of `worker.running` at the end field by field:
-        // a whole `RunningTask` built at the end kept a copy of the request
-        // on the stack across the resubmission. Nothing reads `worker.running`
-        // before `worker.isRunning` is set.
-        worker.running.request = request
         let app = Int(request.app)
         // Index arithmetic on small values: wrapping operators, no overflow tests.
         let slot = app &* 3 &+ Int(request.kind.rawValue)
-        // The slot's work model is read field by field in place
-        // (`worker.slotWork[slot]`), not copied: a copy picked between the app
-        // model's `processing` and `refresh` is a branch, two bounds checks
-        // and a copy spilled to the stack at every start.
         let n = apps.state[runsOf: slot]
-        apps.state[runsOf: slot] = n &+ 1
-        // Times and budgets below are far from Int64's range: wrapping
-        // operators on their microseconds, no overflow tests per task.
-        metrics.taskStarted(delayMicros: now.microseconds &- request.earliestBegin.microseconds)
-
-        // Chain scheduling: the handler resubmits first thing (or forgets).
-        // The model read through the buffer: `app` is a request's, which the
-        // scheduler checked against its registrations (one per model).
-        if request.kind == .appRefresh && apps.models.withUnsafeBufferPointer({ $0[app].resubmitsAtStart }) {
-            resubmit(request, run: n)
-        }
-
-        var ledger = EnergyLedger()
-        var dataEnd = now
-        // `random.uniform(RandomPurpose.taskFailure.rawValue, UInt64(slot), n)`.
-        // The per-slot tables are read through their buffers: `slot` was
-        // checked against the app count (`apps.state[runsOf:]` above), and
-        // they hold 2, 1 and 3 entries per slot.
+        // The per-slot tables and the app's model are read through their
+        // buffers: `slot` was checked against the app count
+        // (`apps.state[runsOf:]` above), they hold 2, 1 and 3 entries per
+        // slot, and `app` is a request's, which the scheduler checked
+        // against its registrations (one per model). The slot's work model
+        // is read field by field in place, not copied: a copy picked
+        // between the app model's `processing` and `refresh` is a branch,
+        // two bounds checks and a copy spilled to the stack at every start.
         let network = state.network
         let prefix = worker.drawPrefixes.withUnsafeBufferPointer { $0[2 &* slot] }
         let (failureProbability, cpuSeconds, usesNetwork) = worker.slotWork.withUnsafeBufferPointer {
             ($0[slot].failureProbability(on: network), $0[slot].cpuSeconds, $0[slot].usesNetwork)
         }
-        var fails = DeviceRandom.uniform(prefix: prefix, n) < failureProbability
-        var cpu = cpuSeconds
-        worker.running.network = .offline
-        worker.running.block = nil
-        var deadZoneRun = false
-        if usesNetwork && network.isOnline {
-            worker.running.network = network
-            let shape: RadioModel.TransferShape, latency: SimDuration
-            let block = NetworkedRunBlock.of(deadZone: mechanisms.deadZones?.isDead(at: now) == true,
-                                             backendDown: outages.isDown(app: app, at: now))
-            worker.running.block = block
-            if block == .deadZone {
-                // A dead zone: the network is shown but nothing gets
-                // through. The request waits for its first byte until it
-                // times out: the radio promotes and stays active for the
-                // timeout (no bytes, no server latency), then the run fails
-                // — or its budget expires it first (Docs/Semantics.md).
-                fails = true
-                deadZoneRun = true
-                shape = RadioModel.TransferShape(upSeconds: 0, downSeconds: 0, alphaJoules: 0)
-                latency = mechanisms.deadZones!.requestTimeout
-                metrics.user.deadZoneRuns &+= 1
-            } else {
-                // The app's backend is down: the request goes out and the
-                // run fails as a drawn failure does (after the transfer and
-                // the server's latency, no CPU).
-                if block == .backendOutage { fails = true }
-                shape = worker.transferShapes.withUnsafeBufferPointer { $0[slot &* 3 &+ Int(network.rawValue)] }
-                latency = worker.serverLatency(slot: slot, run: n)
-            }
-            let t = networks.radio.backgroundTransfer(at: now, shape: shape, latency: latency)
+        let (neverP, style, resubmitsAtStart) = apps.models.withUnsafeBufferPointer {
+            ($0[app].neverCompletesProbability, $0[app].handlerStyle, $0[app].resubmitsAtStart)
+        }
+        let s = TaskStart(
+            kind: request.kind, run: n, at: now, network: network,
+            failureDraw: DeviceRandom.uniform(prefix: prefix, n),   // `random.uniform(.taskFailure, slot, n)`
+            failureProbability: failureProbability, cpuSeconds: cpuSeconds, usesNetwork: usesNetwork,
+            processingProgress: request.kind == .processing ? apps.state[app].processingProgress : 0,
+            budget: worker.budget(for: request.kind), cancellationGrace: config.cancellationGrace,
+            handlerStyle: style, neverCompletesProbability: neverP,
+            neverCompletesDraw: { random.uniform(RandomPurpose.neverCompletes.rawValue, UInt64(slot), n) },
+            block: { NetworkedRunBlock.of(deadZone: mechanisms.deadZones?.isDead(at: now) == true,
+                                          backendDown: outages.isDown(app: app, at: now)) },
+            deadZoneTimeout: { mechanisms.deadZones!.requestTimeout },
+            shape: { worker.transferShapes.withUnsafeBufferPointer { $0[slot &* 3 &+ Int(network.rawValue)] } },
+            serverLatency: { worker.serverLatency(slot: slot, run: n) })
+
+        apps.state[runsOf: slot] = n &+ 1
+        // Chain scheduling: the handler resubmits first thing (or forgets).
+        if request.kind == .appRefresh && resubmitsAtStart { resubmit(request, run: n) }
+        var ledger = EnergyLedger()
+        var dataEnd = now
+        if let transfer = s.transfer {
+            let t = networks.radio.backgroundTransfer(at: now, shape: transfer.shape, latency: transfer.latency)
             dataEnd = t.end
             ledger = t.ledger
             // The tail gap this transfer settled (from the previous
@@ -115,34 +94,23 @@ extension DeviceSimulator {
             // CPU). So wasted energy never includes it.
             ledger.tail = 0
             syncRadioTail()
-        } else if usesNetwork {
-            fails = true
         }
-        metrics.user.energy.promotion += ledger.promotion
-        metrics.user.energy.active += ledger.active
-        if request.kind == .processing { cpu = max(0, cpu - apps.state[app].processingProgress) }
-        // `SimDuration.seconds(cpu)`, rounded without libm (`roundToInt64`).
-        let natural = fails ? dataEnd : SimTime(microseconds: dataEnd.microseconds &+ roundToInt64(cpu * 1_000_000))
-        let budget = worker.budget(for: request.kind)
-        let deadline = SimTime(microseconds: now.microseconds &+ budget.microseconds)
+        // Times and budgets are far from Int64's range: wrapping operators
+        // on their microseconds, no overflow tests per task.
+        metrics.taskStarted(s, energy: ledger, delayMicros: now.microseconds &- request.earliestBegin.microseconds)
+        let natural = s.naturalEnd(dataEnd: dataEnd)
+        // Stored field by field, the request first: a whole `RunningTask`
+        // built here kept a copy of the request on the stack across the
+        // resubmission. Nothing reads `worker.running` before
+        // `worker.isRunning` is set.
+        worker.running.request = request
         worker.running.start = now; worker.running.dataEnd = dataEnd; worker.running.naturalEnd = natural
-        worker.running.cpuSeconds = cpu; worker.running.fails = fails; worker.running.ledger = ledger
-        // An app whose handler never completes: the run is held to its
-        // budget (drawn only when the probability is above 0; a failed
-        // run then computes nothing, as a failed run that completes).
-        // A SwiftUI handler completes when its work returns: never held.
-        let (neverP, style) = apps.models.withUnsafeBufferPointer { ($0[app].neverCompletesProbability, $0[app].handlerStyle) }
-        let holds = neverP > 0 && style == .completionHandler
-            && random.uniform(RandomPurpose.neverCompletes.rawValue, UInt64(slot), n) < neverP
-        worker.running.neverCompletes = holds
-        // Nothing gets through a dead zone: no bytes are counted.
-        worker.running.transferredFraction = deadZoneRun ? 0 : nil
-        if holds && fails { worker.running.cpuSeconds = 0 }
-        // One that ignores its cancellation runs on to the hard limit.
-        let ignores = style == .swiftUINonCooperative
-        worker.running.ignoresCancellation = ignores
-        let hardLimit = ignores ? deadline + config.cancellationGrace : deadline
-        worker.started(endingAt: holds ? deadline : min(natural, hardLimit))
+        worker.running.cpuSeconds = s.cpuSeconds; worker.running.fails = s.fails; worker.running.ledger = ledger
+        worker.running.network = s.network; worker.running.block = s.block
+        worker.running.neverCompletes = s.holds
+        worker.running.ignoresCancellation = s.ignoresCancellation
+        worker.running.transferredFraction = s.transferredFraction
+        worker.started(endingAt: s.end(naturalEnd: natural))
     }
 
     /// Ends the running task at `now`: naturally, at its budget, cut short
@@ -188,7 +156,6 @@ extension DeviceSimulator {
                           reportsHonestly: apps.models.withUnsafeBufferPointer { $0[app].reportsHonestly },
                           checkpointsOnExpiration: apps.models[app].checkpointsOnExpiration)
 
-        metrics.user.energy.cpu += end.cpuJoules
         worker.running.ledger.cpu = end.cpuJoules
         var newData: Bool? = nil
         var wastedRefresh = false
@@ -212,13 +179,7 @@ extension DeviceSimulator {
         }
         metrics.taskEnded(end, energy: worker.running.ledger, wastedRefresh: wastedRefresh)
         if Sink.isEnabled {
-            var e = DeviceEvent(kind: .task, time: now, device: state)
-            e.app = worker.running.request.app; e.taskKind = kind; e.requestID = worker.running.request.id
-            e.requestedAt = worker.running.request.submittedAt; e.earliestBegin = worker.running.request.earliestBegin
-            e.start = worker.running.start; e.end = now; e.outcome = end.outcome; e.newData = newData
-            e.energy = worker.running.ledger
-            e.detail = end.detail.text
-            sink.record(e)
+            logTask(outcome: end.outcome, newData: newData, energy: worker.running.ledger, detail: end.detail.text)
         }
         // Read through the buffer: `app` is a request's, which the
         // scheduler checked against its registrations (one per model).
@@ -286,7 +247,7 @@ extension DeviceSimulator {
     /// metrics and to the task's ledger alike.
     mutating func cutRunningTransfer() {
         let refund = networks.radio.cutLastTransfer(at: now)
-        metrics.user.energy.active += refund.active
+        metrics.transferCut(refund)
         worker.running.ledger.active += refund.active
     }
 

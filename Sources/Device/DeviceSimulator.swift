@@ -256,11 +256,12 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
                 if sessions.inSession { endSession() } else { startSession() }
             case .battery:
                 batteryThresholdReached()
-            case .push, .extraTime, .transfers, .continued, .deadZones:
-                handleRegisteredMechanism(AgendaSlot(rawValue: slot)!)
             case .policyWake:
                 policyWake = .farFuture
                 consultPolicy()
+            default:
+                // The registered mechanisms' slots (Components/RegisteredMechanisms.swift).
+                handleRegisteredMechanism(AgendaSlot(rawValue: slot)!)
             }
             if mechanisms.isOn { mechanismsAfterStep() }
             settleBackgroundEnergy()

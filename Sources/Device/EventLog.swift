@@ -63,6 +63,21 @@ public struct DeviceEvent: Sendable, Hashable {
     public var device: DeviceState
     public var detail: String = ""
 
+    /// Whether the row ends a background run of a mechanism (apps.csv's
+    /// `mechanism_runs`): a background push delivery, any
+    /// `beginBackgroundTask` row (logged at the run's end), a URLSession
+    /// relaunch, a continued-processing job's end. A new mechanism's kind
+    /// says here which of its rows end a run.
+    public var endsMechanismRun: Bool {
+        switch kind {
+        case .silentPush: detail.hasPrefix("delivered")
+        case .backgroundTask: true
+        case .urlSession: detail == "relaunch"
+        case .continuedProcessing: ["completed", "failed", "cancelled_by_user", "expired_pressure"].contains(detail)
+        default: false
+        }
+    }
+
     public init(kind: Kind, time: SimTime, device: DeviceState) {
         self.kind = kind
         self.time = time

@@ -75,9 +75,7 @@ struct TaskEnd {
         overran = run.ignoresCancellation && now.microseconds > run.start.microseconds &+ budget.microseconds
         let expired = !connectionLost && (interrupted || now < run.naturalEnd || held || overran)
         outcome = expired ? .expired : (run.fails ? .failed : .success)
-        // `(now - dataEnd).seconds`, without the overflow test.
-        cpuSeconds = max(0, min(run.cpuSeconds, Double(now.microseconds &- run.dataEnd.microseconds) / 1_000_000))
-        cpuJoules = (run.fails && !expired) ? 0 : cpuSeconds * cpuWatts
+        (cpuSeconds, cpuJoules) = Self.cpu(of: run, at: now, cpuWatts: cpuWatts, expired: expired)
         failureReport = nil
         content = .none
         switch outcome {
@@ -102,5 +100,18 @@ struct TaskEnd {
         detail = held ? .neverCompleted : overran ? .ignoredCancellation
             : run.block == .deadZone ? .deadZone
             : (outcome == .failed && run.block == .backendOutage) ? .backendOutage : .none
+    }
+
+    /// The CPU seconds `run` computed by `now` (from its data end, at most
+    /// its CPU), and the joules charged for them: none for a failed run
+    /// unless it was cut short first (a failed run computes nothing). The
+    /// one computation for a run's end and for the run censored at the
+    /// horizon (`expired` false: `DeviceSimulator.censorRunningTask`).
+    @inline(__always)
+    static func cpu(of run: TaskWorker.RunningTask, at now: SimTime, cpuWatts: Double,
+                    expired: Bool) -> (seconds: Double, joules: Double) {
+        // `(now - dataEnd).seconds`, without the overflow test.
+        let seconds = max(0, min(run.cpuSeconds, Double(now.microseconds &- run.dataEnd.microseconds) / 1_000_000))
+        return (seconds, (run.fails && !expired) ? 0 : seconds * cpuWatts)
     }
 }

@@ -203,33 +203,28 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
         let now = context.now
         let horizon = now + window
         var run = run
-        return context.pending.withUnsafeBufferPointer { pending in
-            withUnsafeTemporaryAllocation(of: RequestPlan.self, capacity: pending.count) { plans in
-                for i in pending.indices { plans.initializeElement(at: i, to: base.requestPlan(for: pending[i])) }
-                var future = context
-                var t = first
-                var steps = 0
-                while t > future.now, t <= horizon, t.day == now.day, steps < Self.maxLookahead {
-                    steps += 1
-                    future.now = t
-                    let eligibleThen = EligibilityTest(future)
-                    var wake = Int64.max, hasWake = false
-                    for i in pending.indices {
-                        let r = pending[i]
-                        if eligibleThen.allows(r) && t.microseconds >= plans[i].runFrom.microseconds {
-                            // Picked at t; pulled if it may start now.
-                            if eligibleNow.allows(r) && !run.contains(r.id) { run.append(r.id) }
-                        } else if let w = plans[i].wakeAt?.microseconds, w > t.microseconds, w <= wake {
-                            wake = w
-                            hasWake = true
-                        }
-                    }
-                    guard hasWake else { break }
-                    t = SimTime(microseconds: wake)
+        let pending = context.pending
+        let plans = pending.map { base.requestPlan(for: $0) }
+        var future = context
+        var t = first
+        var steps = 0
+        while t > future.now, t <= horizon, t.day == now.day, steps < Self.maxLookahead {
+            steps += 1
+            future.now = t
+            let eligibleThen = EligibilityTest(future)
+            var wake = Int64.max, hasWake = false
+            for (r, plan) in zip(pending, plans) {
+                if eligibleThen.allows(r) && t.microseconds >= plan.runFrom.microseconds {
+                    // Picked at t; pulled if it may start now.
+                    if eligibleNow.allows(r) && !run.contains(r.id) { run.append(r.id) }
+                } else if let w = plan.wakeAt?.microseconds, w > t.microseconds, w <= wake {
+                    wake = w
+                    hasWake = true
                 }
-                plans.deinitialize()
-                return run
             }
+            guard hasWake else { break }
+            t = SimTime(microseconds: wake)
         }
+        return run
     }
 }

@@ -133,7 +133,7 @@ public struct OraclePolicy: SchedulingPolicy {
 
     /// The index of the first element of `a` after `t` (`a.count`: none),
     /// `FutureLaunches.firstAfter`'s binary search.
-    static func indexAfter(_ a: UnsafeBufferPointer<SimTime>, _ t: SimTime) -> Int {
+    static func indexAfter(_ a: [SimTime], _ t: SimTime) -> Int {
         var lo = 0, hi = a.count
         while lo < hi {
             let mid = (lo + hi) / 2
@@ -144,7 +144,7 @@ public struct OraclePolicy: SchedulingPolicy {
 
     /// The index of the first element of `a` not before `t`: the number of
     /// elements before `t` (`lastUpdate`'s binary search).
-    static func countBefore(_ a: UnsafeBufferPointer<SimTime>, _ t: SimTime) -> Int {
+    static func countBefore(_ a: [SimTime], _ t: SimTime) -> Int {
         var lo = 0, hi = a.count
         while lo < hi {
             let mid = (lo + hi) / 2
@@ -171,27 +171,23 @@ public struct OraclePolicy: SchedulingPolicy {
         let entry = apps[a]
         let cursor = entry.cursor
         let launches = future.launches[a]
-        let found: (i: Int, launch: SimTime)? = launches.withUnsafeBufferPointer { l in
-            var i = cursor.launch
-            if !(i <= l.count && (i == 0 || l[i - 1] <= now) && (i == l.count || l[i] > now)) {
-                i = Self.indexAfter(l, now)
-            }
-            return i < l.count ? (i, l[i]) : nil
+        var i = cursor.launch
+        if !(i <= launches.count && (i == 0 || launches[i - 1] <= now) && (i == launches.count || launches[i] > now)) {
+            i = Self.indexAfter(launches, now)
         }
-        guard let (i, launch) = found else {
+        guard i < launches.count else {
             if cursor.launch != launches.count { apps[a].cursor.launch = launches.count }
             return nil
         }
+        let launch = launches[i]
         if cursor.launch != i { apps[a].cursor.launch = i }
         guard a < future.contentUpdates.count else { return (launch, nil) }
-        let fetched = entry.lastFetch
-        let (k, update): (Int, SimTime?) = future.contentUpdates[a].withUnsafeBufferPointer { u in
-            var k = cursor.updatesBefore
-            if !(k <= u.count && (k == 0 || u[k - 1] < launch) && (k == u.count || u[k] >= launch)) {
-                k = Self.countBefore(u, launch)
-            }
-            return (k, k > 0 && u[k - 1] > fetched ? u[k - 1] : nil)
+        let u = future.contentUpdates[a]
+        var k = cursor.updatesBefore
+        if !(k <= u.count && (k == 0 || u[k - 1] < launch) && (k == u.count || u[k] >= launch)) {
+            k = Self.countBefore(u, launch)
         }
+        let update = k > 0 && u[k - 1] > entry.lastFetch ? u[k - 1] : nil
         if cursor.updatesBefore != k { apps[a].cursor.updatesBefore = k }
         return (launch, update)
     }
@@ -205,50 +201,43 @@ public struct OraclePolicy: SchedulingPolicy {
         if let up = context.radioUpUntil, up > now, context.device.network.isOnline { radioUp = true }
         var run: [RequestID] = []
         var wake: SimTime? = nil
-        // Requests are read through a pointer, field by field where used:
-        // most are not due, and never read more than their kind and app.
-        context.pending.withUnsafeBufferPointer { pending in
-            guard let base = pending.baseAddress else { return }
-            for i in pending.indices where base[i].kind.refreshesContent {
-                let r = base + i
-                let a = Int(r.pointee.app)
-                guard a < future.launches.count else { continue }
-                if a >= apps.count { grow(a + 1) }
-                guard let (launch, lastUpdate) = launchAndUpdate(future, app: a, now: now) else { continue }
-                // Fresh at the launch without a refresh: nothing to do before it.
-                guard let update = lastUpdate else { continue }
-                let latest = launch - leadTime
-                let due: Bool
-                if now < update {
-                    due = false // an update is still to come: refreshing now would be wasted
-                } else if now >= latest {
-                    due = true
-                } else {
-                    due = radioUp && now >= launch - radioWindow
-                }
-                var at: SimTime
-                if due {
-                    switch context.refusal(for: r.pointee) {
-                    case nil:
-                        // Foreseen to fail now (outage, dead zone): after it, or not for this launch.
-                        if r.pointee.requiresNetworkConnectivity,
-                           let free = future.networkedRunBlocked(app: r.pointee.app, at: now) {
-                            at = free
-                        } else {
-                            run.append(r.pointee.id)
-                            continue
-                        }
-                    case .beforeEarliestBegin?:
-                        at = r.pointee.earliestBegin
-                    default:
-                        continue // a state change brings the next decision
-                    }
-                } else {
-                    at = max(latest, update)
-                    if r.pointee.earliestBegin > at { at = r.pointee.earliestBegin }
-                }
-                if at < launch && (wake == nil || at < wake!) { wake = at }
+        for r in context.pending where r.kind.refreshesContent {
+            let a = Int(r.app)
+            guard a < future.launches.count else { continue }
+            if a >= apps.count { grow(a + 1) }
+            guard let (launch, lastUpdate) = launchAndUpdate(future, app: a, now: now) else { continue }
+            // Fresh at the launch without a refresh: nothing to do before it.
+            guard let update = lastUpdate else { continue }
+            let latest = launch - leadTime
+            let due: Bool
+            if now < update {
+                due = false // an update is still to come: refreshing now would be wasted
+            } else if now >= latest {
+                due = true
+            } else {
+                due = radioUp && now >= launch - radioWindow
             }
+            var at: SimTime
+            if due {
+                switch context.refusal(for: r) {
+                case nil:
+                    // Foreseen to fail now (outage, dead zone): after it, or not for this launch.
+                    if r.requiresNetworkConnectivity, let free = future.networkedRunBlocked(app: r.app, at: now) {
+                        at = free
+                    } else {
+                        run.append(r.id)
+                        continue
+                    }
+                case .beforeEarliestBegin?:
+                    at = r.earliestBegin
+                default:
+                    continue // a state change brings the next decision
+                }
+            } else {
+                at = max(latest, update)
+                if r.earliestBegin > at { at = r.earliestBegin }
+            }
+            if at < launch && (wake == nil || at < wake!) { wake = at }
         }
         return PolicyDecision(run: run, wakeAt: wake)
     }

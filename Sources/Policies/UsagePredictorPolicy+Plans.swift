@@ -64,6 +64,37 @@ extension UsagePredictorPolicy {
     /// from the cache instead of scanning one new slot each.
     static var lookaheadSlots: Int64 { 8 }
 
+    /// Forgets every app's scan (probabilities or what counts as likely
+    /// changed), and so its plan.
+    mutating func forgetScans() {
+        for a in plans.indices {
+            plans[a].since = Self.unplanned
+            plans[a].lo = Self.unscanned
+            plans[a].clear = Self.noSlot
+            plans[a].found = false
+        }
+    }
+
+    /// Forgets every app's plan (not its scan).
+    mutating func forgetPlans() {
+        for a in plans.indices { plans[a].since = Self.unplanned }
+    }
+
+    /// `slot` changed: new slot starts, so new `fromFloor`s, and no scan holds.
+    mutating func slotChanged() {
+        slotsPerDay = Self.slotsPerDay(slot)
+        launchedExact = false
+        for a in plans.indices { plans[a].fromFloor = slotFloor(plans[a].refreshedFor) + slot }
+        forgetScans()
+    }
+
+    /// `app` counts as refreshed for the slot starting at `slotStart`: its
+    /// `refreshedFor`, and `fromFloor` with it (see `Plan`).
+    mutating func markRefreshed(app a: Int, for slotStart: SimTime) {
+        plans[a].refreshedFor = slotStart
+        plans[a].fromFloor = slotFloor(slotStart) + slot
+    }
+
     /// Repairs `plans[app]`'s scan after a launch in time-of-day slot `s`:
     /// only slots with that index gained probability (the denominators did
     /// not change), so only they can have become likely; every other slot

@@ -54,9 +54,162 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
     public var dailyBudget: Double
     public var slot: SimDuration { didSet { slotChanged() } }
 
+    public init(leadTime: SimDuration = .minutes(2), threshold: Double = 0.15, decay: Double = 0.9,
+                dailyBudget: Double = 100, slot: SimDuration = .minutes(15)) {
+        self.leadTime = leadTime
+        self.threshold = threshold
+        self.decay = decay
+        self.dailyBudget = dailyBudget
+        self.slot = slot
+        self.slotsPerDay = Self.slotsPerDay(slot)
+        self.launchedWords = (Self.slotsPerDay(slot) + 63) / 64
+    }
+
+    /// Estimated probability that `app` is launched in the slot containing `t`.
+    public func launchProbability(app: Int, at t: SimTime) -> Double {
+        launchProbability(app: app, slotIndex: slotIndex(t), weekday: t.weekday)
+    }
+
+    /// As `launchProbability(app:at:)`, for time-of-day slot `s` on weekday `w`.
+    func launchProbability(app: Int, slotIndex s: Int, weekday w: Int) -> Double {
+        guard app < appsKnown, daysSeen > 0 else { return 0 }
+        let n = slotsPerDay
+        let overall = min(1, allDays[app * n + s] / daysSeen)
+        guard weekdaysSeen[w] > 0 else { return overall }
+        let weekday = min(1, byWeekday[(app * 7 + w) * n + s] / weekdaysSeen[w])
+        return (overall + weekday) / 2
+    }
+
+    public mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {
+        ensure(apps: context.appCount)
+        roll(to: context.now)
+        switch observation {
+        case .launch(let app):
+            let a = Int(app)
+            countLaunch(app: a, at: context.now)
+            // The foreground fetch refreshed the app for the current slot.
+            let current = slotFloor(context.now)
+            if plans[a].refreshedFor < current { markRefreshed(app: a, for: current) }
+        case .taskFinished(let report) where report.request.kind.refreshesContent:
+            // A refresh ran (whatever its outcome: one attempt per slot): it
+            // was for the slot the last decision aimed at. Recorded here, not
+            // when the run was asked for, since an ask may not run.
+            let a = Int(report.request.app)
+            ensure(apps: a + 1)
+            let t = plans[a].target
+            if t != Self.noSlot && t + slot > report.start && plans[a].refreshedFor < t {
+                markRefreshed(app: a, for: t)
+                plans[a].since = Self.unplanned
+            }
+            taskCount += 1
+        case .taskFinished(let report) where report.request.requiresExternalPower:
+            // Ran on the charger: its energy came from the wall, not the battery.
+            chargerJoules += report.energyJoules
+        case .taskFinished:
+            taskCount += 1
+        default:
+            break
+        }
+    }
+
+    /// The slot a refresh of `app` aims at when deciding at `now`: the
+    /// first likely one (``firstLikelySlot(app:from:to:)``) in the day of
+    /// slots ahead, from the current slot (open until its end) or, if the
+    /// app was refreshed for it already, the slot after the one it was last
+    /// refreshed for. Nil: none; the refresh is due `leadTime` before it.
+    ///
+    /// The rule as written: `decide` reads the same answer from each app's
+    /// plan (``dueTime(app:now:)``, UsagePredictorPolicy+Plans.swift), a
+    /// cache that `FastPathTests` checks against this at random states.
+    func slotAimedAt(app a: Int, now: SimTime) -> SimTime? {
+        let first = slotFloor(now)
+        var from = first
+        let refreshed = a < plans.count ? plans[a].refreshedFor : Self.noSlot
+        if refreshed >= first {
+            from = first + slot * ((refreshed - first).microseconds / slot.microseconds + 1)
+        }
+        return firstLikelySlot(app: a, from: from, to: from + slot * Int64(slotsPerDay))
+    }
+
+    /// The first slot start in [lo, hi), slot by slot, whose launch
+    /// probability reaches `threshold`; nil: none.
+    func firstLikelySlot(app a: Int, from lo: SimTime, to hi: SimTime) -> SimTime? {
+        var t = lo
+        while t < hi {
+            if launchProbability(app: a, at: t) >= threshold { return t }
+            t = t + slot
+        }
+        return nil
+    }
+
+    /// Whether background energy since midnight (`spent`) leaves room for
+    /// `runs` more tasks of the mean observed cost (`perTask`).
+    func budgetAllows(spent: Double, perTask: Double, runs: Int) -> Bool {
+        spent + Double(runs) * perTask <= dailyBudget
+    }
+
+    /// Decides from `context.pending` and what was observed. Records nothing
+    /// about the runs it asks for: a wrapper may drop them, the OS may
+    /// refuse them, a queued one may go back to pending. Only `target`, what
+    /// each app's refresh is currently aiming at, is noted here (`dueTime`);
+    /// it becomes `refreshedFor` when a refresh is seen to finish (`observe`).
+    public mutating func decide(context: PolicyContext) -> PolicyDecision {
+        let now = context.now
+        ensure(apps: context.appCount)
+        roll(to: now)
+        // The budget is battery energy: work done on the charger is left out.
+        let batteryJoules = context.backgroundJoules - chargerJoules
+        if now.day != energyDay {
+            energyDay = now.day
+            energyAtDayStart = batteryJoules
+        }
+        let spent = batteryJoules - energyAtDayStart
+        let overBudget = spent >= dailyBudget
+        let perTask = taskCount > 0 ? batteryJoules / Double(taskCount) : 0
+        var run: [RequestID] = []
+        var wake: SimTime? = nil
+        for r in context.pending {
+            // Room in today's budget for one more run after those picked.
+            let affordable = !overBudget && budgetAllows(spent: spent, perTask: perTask, runs: run.count + 1)
+            if r.kind == .processing {
+                // On the charger it costs the battery nothing; otherwise it
+                // is held to the budget like a refresh.
+                if context.isEligible(r) && (r.requiresExternalPower || affordable) { run.append(r.id) }
+                continue
+            }
+            // A refresh is due from `leadTime` before its app's next likely
+            // slot (`slotAimedAt`), read from the app's plan.
+            let due = dueTime(app: Int(r.app), now: now)
+            if due == Self.never { continue }
+            if now < due {
+                wake = earliest(wake, max(due, r.earliestBegin))
+            } else if affordable {
+                if context.isEligible(r) {
+                    run.append(r.id)
+                } else if now < r.earliestBegin {
+                    // Due but not yet allowed: be woken when it is (a later
+                    // decision would otherwise only come with another event).
+                    wake = earliest(wake, r.earliestBegin)
+                }
+                // Otherwise a state change (screen, power, network) brings the next decision.
+            }
+        }
+        if overBudget {
+            let tomorrow = SimTime(day: now.day + 1)
+            wake = wake.map { max($0, tomorrow) } ?? tomorrow
+        }
+        return PolicyDecision(run: run, wakeAt: wake)
+    }
+
+    func earliest(_ a: SimTime?, _ b: SimTime) -> SimTime { a.map { min($0, b) } ?? b }
+
+    // What it has learned, and the caches that answer `decide` fast: the
+    // counts' upkeep is UsagePredictorPolicy+Counts.swift, the plans'
+    // UsagePredictorPolicy+Plans.swift.
+
     /// `max(1, day / slot)`, kept with `slot` (read at every decision and
     /// scan step; a division to derive).
-    private(set) var slotsPerDay: Int
+    var slotsPerDay: Int
     /// Decayed launch counts, flat (one array each so the daily decay is
     /// one vectorisable pass): allDays[app * slots + slot] and
     /// byWeekday[(app * 7 + weekday) * slots + slot].
@@ -108,229 +261,4 @@ public struct UsagePredictorPolicy: SchedulingPolicy {
 
     var energyDay = 0
     var energyAtDayStart = 0.0
-
-    public init(leadTime: SimDuration = .minutes(2), threshold: Double = 0.15, decay: Double = 0.9,
-                dailyBudget: Double = 100, slot: SimDuration = .minutes(15)) {
-        self.leadTime = leadTime
-        self.threshold = threshold
-        self.decay = decay
-        self.dailyBudget = dailyBudget
-        self.slot = slot
-        self.slotsPerDay = Self.slotsPerDay(slot)
-        self.launchedWords = (Self.slotsPerDay(slot) + 63) / 64
-    }
-
-    static func slotsPerDay(_ slot: SimDuration) -> Int {
-        max(1, Int(SimDuration.microsecondsPerDay / slot.microseconds))
-    }
-
-    /// Makes room for apps 0..<apps.
-    ///
-    /// Called at every decision and observation, where there is almost
-    /// always room already: that check is inlined, the growth is not.
-    @inline(__always)
-    mutating func ensure(apps: Int) {
-        if appsKnown < apps { grow(apps: apps) }
-    }
-
-    @inline(never)
-    mutating func grow(apps: Int) {
-        while appsKnown < apps {
-            allDays.append(contentsOf: repeatElement(0, count: slotsPerDay))
-            byWeekday.append(contentsOf: repeatElement(0, count: 7 * slotsPerDay))
-            launched.append(contentsOf: repeatElement(0, count: launchedWords))
-            plans.append(Plan(since: Self.unplanned, until: Self.noSlot, runFrom: Self.never,
-                              fromFloor: slotFloor(Self.noSlot) + slot, lo: Self.unscanned, clear: Self.noSlot,
-                              target: Self.noSlot, found: false, refreshedFor: Self.noSlot))
-            appsKnown += 1
-        }
-    }
-
-    /// Forgets every app's scan (probabilities or what counts as likely
-    /// changed), and so its plan.
-    mutating func forgetScans() {
-        for a in plans.indices {
-            plans[a].since = Self.unplanned
-            plans[a].lo = Self.unscanned
-            plans[a].clear = Self.noSlot
-            plans[a].found = false
-        }
-    }
-
-    /// Forgets every app's plan (not its scan).
-    mutating func forgetPlans() {
-        for a in plans.indices { plans[a].since = Self.unplanned }
-    }
-
-    /// `slot` changed: new slot starts, so new `fromFloor`s, and no scan holds.
-    mutating func slotChanged() {
-        slotsPerDay = Self.slotsPerDay(slot)
-        launchedExact = false
-        for a in plans.indices { plans[a].fromFloor = slotFloor(plans[a].refreshedFor) + slot }
-        forgetScans()
-    }
-
-    /// Advances the day counters (with decay) up to the day of `t`.
-    ///
-    /// The early return matters for speed, not for the result: without it
-    /// the optimiser hoists the arrays' uniqueness checks above the loop, so
-    /// every call made them unique even on the same day — and a copy of the
-    /// policy (coalescing asks one what it would decide ahead) copied all
-    /// its counters, ~40 KB, on each of its decisions.
-    mutating func roll(to t: SimTime) {
-        guard currentDay < t.day else { return }
-        rollDays(to: t)
-    }
-
-    @inline(never)
-    mutating func rollDays(to t: SimTime) {
-        while currentDay < t.day {
-            currentDay += 1
-            if currentDay > 0 {
-                if !decay.isFinite { launchedExact = false }
-                daysSeen *= decay
-                for w in 0..<7 { weekdaysSeen[w] *= decay }
-                for i in allDays.indices { allDays[i] *= decay }
-                for i in byWeekday.indices { byWeekday[i] *= decay }
-            }
-            daysSeen += 1
-            weekdaysSeen[currentDay % 7] += 1
-        }
-        // Every probability changed: forget every scan.
-        forgetScans()
-    }
-
-    @inline(__always) // small: a call would cost as much as the body (scans, launches)
-    func slotIndex(_ t: SimTime) -> Int { min(slotsPerDay - 1, Int(t.timeOfDay.microseconds / slot.microseconds)) }
-
-    /// Estimated probability that `app` is launched in the slot containing `t`.
-    public func launchProbability(app: Int, at t: SimTime) -> Double {
-        launchProbability(app: app, slotIndex: slotIndex(t), weekday: t.weekday)
-    }
-
-    /// As `launchProbability(app:at:)`, for time-of-day slot `s` on weekday `w`.
-    func launchProbability(app: Int, slotIndex s: Int, weekday w: Int) -> Double {
-        guard app < appsKnown, daysSeen > 0 else { return 0 }
-        let n = slotsPerDay
-        let overall = min(1, allDays[app * n + s] / daysSeen)
-        guard weekdaysSeen[w] > 0 else { return overall }
-        let weekday = min(1, byWeekday[(app * 7 + w) * n + s] / weekdaysSeen[w])
-        return (overall + weekday) / 2
-    }
-
-    /// Whether slots tile the day exactly (so a slot's index and weekday
-    /// can be walked along with it) from `t` on.
-    func tilesDay(from t: SimTime) -> Bool {
-        SimDuration.microsecondsPerDay % slot.microseconds == 0 && t.microseconds >= 0
-    }
-
-    public mutating func observe(_ observation: PolicyObservation, context: PolicyContext) {
-        ensure(apps: context.appCount)
-        roll(to: context.now)
-        switch observation {
-        case .launch(let app):
-            ensure(apps: Int(app) + 1)
-            let a = Int(app), n = slotsPerDay
-            let s = slotIndex(context.now)
-            allDays[a * n + s] += 1
-            byWeekday[(a * 7 + context.now.weekday) * n + s] += 1
-            if launchedExact { launched[a * launchedWords + s >> 6] |= 1 << UInt64(s & 63) }
-            launchCounted(app: a, slotIndex: s)
-            plans[a].since = Self.unplanned
-            // The foreground fetch refreshed the app for the current slot.
-            let current = slotFloor(context.now)
-            if plans[a].refreshedFor < current {
-                plans[a].refreshedFor = current
-                plans[a].fromFloor = current + slot
-            }
-        case .taskFinished(let report) where report.request.kind.refreshesContent:
-            // A refresh ran (whatever its outcome: one attempt per slot): it
-            // was for the slot the last decision aimed at. Recorded here, not
-            // when the run was asked for, since an ask may not run.
-            let a = Int(report.request.app)
-            ensure(apps: a + 1)
-            let t = plans[a].target
-            if t != Self.noSlot && t + slot > report.start && plans[a].refreshedFor < t {
-                plans[a].refreshedFor = t
-                plans[a].fromFloor = slotFloor(t) + slot
-                plans[a].since = Self.unplanned
-            }
-            taskCount += 1
-        case .taskFinished(let report) where report.request.requiresExternalPower:
-            // Ran on the charger: its energy came from the wall, not the battery.
-            chargerJoules += report.energyJoules
-        case .taskFinished:
-            taskCount += 1
-        default:
-            break
-        }
-    }
-
-    /// The start of the slot containing `t`.
-    func slotFloor(_ t: SimTime) -> SimTime {
-        let w = slot.microseconds
-        var q = t.microseconds / w
-        if t.microseconds % w < 0 { q -= 1 }
-        return SimTime(microseconds: q * w)
-    }
-
-    /// Whether background energy since midnight (`spent`) leaves room for
-    /// `runs` more tasks of the mean observed cost (`perTask`).
-    func budgetAllows(spent: Double, perTask: Double, runs: Int) -> Bool {
-        spent + Double(runs) * perTask <= dailyBudget
-    }
-
-    /// Decides from `context.pending` and what was observed. Records nothing
-    /// about the runs it asks for: a wrapper may drop them, the OS may
-    /// refuse them, a queued one may go back to pending. Only `target`, what
-    /// each app's refresh is currently aiming at, is noted here (`dueTime`);
-    /// it becomes `refreshedFor` when a refresh is seen to finish (`observe`).
-    public mutating func decide(context: PolicyContext) -> PolicyDecision {
-        let now = context.now
-        ensure(apps: context.appCount)
-        roll(to: now)
-        // The budget is battery energy: work done on the charger is left out.
-        let batteryJoules = context.backgroundJoules - chargerJoules
-        if now.day != energyDay {
-            energyDay = now.day
-            energyAtDayStart = batteryJoules
-        }
-        let spent = batteryJoules - energyAtDayStart
-        let overBudget = spent >= dailyBudget
-        let perTask = taskCount > 0 ? batteryJoules / Double(taskCount) : 0
-        var run: [RequestID] = []
-        var wake: SimTime? = nil
-        for r in context.pending {
-            // Room in today's budget for one more run after those picked.
-            let affordable = !overBudget && budgetAllows(spent: spent, perTask: perTask, runs: run.count + 1)
-            if r.kind == .processing {
-                // On the charger it costs the battery nothing; otherwise it
-                // is held to the budget like a refresh.
-                if context.isEligible(r) && (r.requiresExternalPower || affordable) { run.append(r.id) }
-                continue
-            }
-            // A refresh is due from `leadTime` before its app's next likely slot.
-            let due = dueTime(app: Int(r.app), now: now)
-            if due == Self.never { continue }
-            if now < due {
-                wake = earliest(wake, max(due, r.earliestBegin))
-            } else if affordable {
-                if context.isEligible(r) {
-                    run.append(r.id)
-                } else if now < r.earliestBegin {
-                    // Due but not yet allowed: be woken when it is (a later
-                    // decision would otherwise only come with another event).
-                    wake = earliest(wake, r.earliestBegin)
-                }
-                // Otherwise a state change (screen, power, network) brings the next decision.
-            }
-        }
-        if overBudget {
-            let tomorrow = SimTime(day: now.day + 1)
-            wake = wake.map { max($0, tomorrow) } ?? tomorrow
-        }
-        return PolicyDecision(run: run, wakeAt: wake)
-    }
-
-    func earliest(_ a: SimTime?, _ b: SimTime) -> SimTime { a.map { min($0, b) } ?? b }
 }

@@ -64,7 +64,24 @@ final class ComponentTests: XCTestCase {
         for (i, age) in [0.0, 10, 20, 30].enumerated() {
             m.launch(fresh: age == 0, ageSeconds: age, sinceRefreshSeconds: Double(i))
         }
-        m.taskStarted(delayMicros: 3_000_000)
+        let deadZoneStart = TaskStart(kind: .appRefresh, run: 0, at: SimTime(day: 1), network: .wifi, failureDraw: 1,
+                                      failureProbability: 0, cpuSeconds: 1, usesNetwork: true, processingProgress: 0,
+                                      budget: .seconds(30), cancellationGrace: .seconds(5), handlerStyle: .completionHandler,
+                                      neverCompletesProbability: 0, neverCompletesDraw: { 1 }, block: { .deadZone },
+                                      deadZoneTimeout: { .seconds(20) },
+                                      shape: { RadioModel.TransferShape(upSeconds: 1, downSeconds: 1, alphaJoules: 1) },
+                                      serverLatency: { .zero })
+        var ledger = EnergyLedger()
+        ledger.promotion = 2; ledger.active = 3; ledger.tail = 100
+        m.taskStarted(deadZoneStart, energy: ledger, delayMicros: 3_000_000)
+        XCTAssertEqual(m.user.tasksRun, 1)
+        XCTAssertEqual(m.user.deadZoneRuns, 1, "a start in a dead zone is counted where it is worked out")
+        XCTAssertEqual(m.user.energy.promotion, 2)
+        XCTAssertEqual(m.user.energy.active, 3)
+        XCTAssertEqual(m.user.energy.tail, 0, "a start's tail gap is the radio's, not the start's")
+        m.taskCensored(cpuJoules: 0.5)
+        XCTAssertEqual(m.user.tasksCensored, 1)
+        XCTAssertEqual(m.user.energy.cpu, 0.5)
         let u = m.finish(horizon: SimTime(day: 2), capacityJoules: 1000, wakesByHour: Array(repeating: 0, count: 24))
         XCTAssertEqual(u.launches, 4)
         XCTAssertEqual(u.freshLaunchRatio, 0.25)

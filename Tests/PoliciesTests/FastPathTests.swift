@@ -202,28 +202,6 @@ final class FastPathTests: XCTestCase {
 
 /// Fresh computations the caches are checked against.
 extension UsagePredictorPolicy {
-    /// The first slot start in [lo, hi) whose launch probability reaches
-    /// `threshold`: every slot looked at, nothing cached.
-    func uncachedFirstLikelySlot(app a: Int, from lo: SimTime, to hi: SimTime) -> SimTime? {
-        var t = lo
-        while t < hi {
-            if launchProbability(app: a, at: t) >= threshold { return t }
-            t = t + slot
-        }
-        return nil
-    }
-
-    /// The slot a refresh of `app` aims at when deciding at `now` (nil: none).
-    func uncachedStart(app a: Int, now: SimTime) -> SimTime? {
-        // The current slot stays open until its end.
-        let first = slotFloor(now)
-        var from = first
-        if refreshedFor[a] >= first {
-            from = first + slot * ((refreshedFor[a] - first).microseconds / slot.microseconds + 1)
-        }
-        return uncachedFirstLikelySlot(app: a, from: from, to: from + slot * Int64(slotsPerDay))
-    }
-
     /// Checks every cached claim against a fresh computation: each app's
     /// scan (nothing likely in [lo, clear), clear likely if found), its
     /// plan (the due time it holds for every `now` in [since, until),
@@ -246,7 +224,7 @@ extension UsagePredictorPolicy {
             }
             if p.since != Self.unplanned {
                 for at in [p.since, now, p.until - SimDuration(microseconds: 1)] where at >= p.since && at < p.until {
-                    let start = uncachedStart(app: a, now: at)
+                    let start = slotAimedAt(app: a, now: at)
                     XCTAssertEqual(p.runFrom, start.map { $0 - leadTime } ?? Self.never, "app \(a) plan at \(at)",
                                    file: file, line: line)
                 }

@@ -146,27 +146,14 @@ public struct AppMetricsRecorder: DeviceEventSink {
             case nil:
                 apps[a].tasksCensored += 1
             }
-        case .silentPush, .backgroundTask, .urlSession, .continuedProcessing:
-            if Self.isMechanismRunEnd(event) { apps[a].mechanismRuns += 1 }
-            apps[a].mechanismEnergy = apps[a].mechanismEnergy + event.energy
         default:
-            // The app's other rows (submitted, chain_break, force_quit,
-            // cancelled, update) carry no energy; added all the same, so
-            // that a later kind with energy is never lost from the sums.
+            // A mechanism's rows (`DeviceEvent.endsMechanismRun`: the row
+            // that ends one of its runs) and the app's other rows
+            // (submitted, chain_break, force_quit, cancelled, update), which
+            // carry no energy: added all the same, so that a later kind with
+            // energy is never lost from the sums.
+            if event.endsMechanismRun { apps[a].mechanismRuns += 1 }
             apps[a].mechanismEnergy = apps[a].mechanismEnergy + event.energy
-        }
-    }
-
-    /// A mechanism's row that ends a background run: a background push
-    /// delivery, any `beginBackgroundTask` row (logged at the run's end), a
-    /// URLSession relaunch, a continued-processing job's end.
-    static func isMechanismRunEnd(_ e: DeviceEvent) -> Bool {
-        switch e.kind {
-        case .silentPush: e.detail.hasPrefix("delivered")
-        case .backgroundTask: true
-        case .urlSession: e.detail == "relaunch"
-        case .continuedProcessing: ["completed", "failed", "cancelled_by_user", "expired_pressure"].contains(e.detail)
-        default: false
         }
     }
 

@@ -5,9 +5,11 @@ import SimCore
 /// are made of, turned into the runs.csv columns at the end (`finish`).
 ///
 /// Decides: nothing the device does; it only measures. Raises: no events.
-/// A launch, a task's start and a task's end are recorded through a
-/// method here (`launch`, `taskStarted`, `taskEnded`); the other handlers
-/// still add to `user` directly (the energy ledger, mechanism counters).
+/// A launch, a task's start, its end or censoring and a cut transfer are
+/// recorded through a method here (`launch`, `taskStarted`, `taskEnded`,
+/// `taskCensored`, `transferCut`), each from the value the handler worked
+/// out; the other handlers still add to `user` directly (the radio's tail,
+/// mechanism counters).
 struct MetricsAccumulator {
     var user = UserMetrics()
     /// Sums over launches: content age and time since the last refresh, s.
@@ -37,21 +39,41 @@ struct MetricsAccumulator {
         sinceRefreshSum += since
     }
 
-    /// A task started `delayMicros` after its earliest begin. `&+=`:
-    /// per-task counts and sums of run times cannot overflow.
+    /// A task started as `start` worked out, `delayMicros` after its
+    /// earliest begin, its transfer charging the promotion and active
+    /// energy of `energy`. The one place a task start's counters change.
+    /// `&+=`: per-task counts and sums of run times cannot overflow.
     @inline(__always)
-    mutating func taskStarted(delayMicros delay: Int64) {
+    mutating func taskStarted(_ start: TaskStart, energy: EnergyLedger, delayMicros delay: Int64) {
         user.tasksRun &+= 1
         delayMicros &+= delay
+        if start.block == .deadZone { user.deadZoneRuns &+= 1 }
+        user.energy.promotion += energy.promotion
+        user.energy.active += energy.active
     }
 
-    /// A task's run ended as `end` worked out, with the energy of its
+    /// A running transfer was cut short: the radio gave back the active
+    /// energy in `refund` it had charged beyond the cut.
+    @inline(__always)
+    mutating func transferCut(_ refund: EnergyLedger) {
+        user.energy.active += refund.active
+    }
+
+    /// The task still running at the horizon, censored (neither succeeded
+    /// nor expired), with the CPU joules it spent within the horizon.
+    mutating func taskCensored(cpuJoules: Double) {
+        user.tasksCensored &+= 1
+        user.energy.cpu += cpuJoules
+    }
+
+    /// A task's run ended as `end` worked out (its CPU energy charged), with the energy of its
     /// `energy` ledger (wasted unless it succeeded); `wastedRefresh`: a
     /// completed refresh that brought nothing new, or whose last new
     /// content no launch has seen yet. The one place a task end's counters
     /// change.
     @inline(__always)
     mutating func taskEnded(_ end: TaskEnd, energy: EnergyLedger, wastedRefresh: Bool) {
+        user.energy.cpu += end.cpuJoules
         if end.overran { user.runsIgnoredCancellation &+= 1 }
         switch end.outcome {
         case .success:

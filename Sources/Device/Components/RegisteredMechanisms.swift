@@ -135,6 +135,33 @@ extension DeviceSimulator {
         }
     }
 
+    // What the registered mechanisms react to in the device's own
+    // handlers: each handler calls one of these (when a mechanism is on),
+    // so a new mechanism's reaction is a line here, not in the handler's
+    // file.
+
+    /// A session started (the app's launch, after its foreground fetch).
+    mutating func mechanismsSeeLaunch(_ s: DeviceTrace.Session) {
+        if mechanisms.transfers != nil { transfersSeeForegroundLaunch(app: s.app) }
+        if mechanisms.continued != nil { userMayStartContinuedProcessing(app: s.app, sessionStart: s.start) }
+    }
+
+    /// Session number `session` of `app` ended (after the app's own
+    /// behaviour at the end: resubmission, cancellation, force-quit).
+    mutating func mechanismsSeeSessionEnd(app: Int32, session: Int) {
+        // A force-quit app is terminated: it neither finishes work in extra
+        // time nor hands a new transfer (Docs/Mechanisms.md, "Force-quit").
+        guard !appIsForceQuit(app) else { return }
+        if mechanisms.extraTime != nil { appMayAskForExtraTime(app: app, session: session) }
+        if mechanisms.transfers != nil { appMayHandTransfer(app: app, session: session) }
+    }
+
+    /// The user force-quit `app` in the app switcher.
+    mutating func mechanismsSeeForceQuit(app: Int32) {
+        if mechanisms.continued != nil { continuedProcessingForceQuit(app: app) }
+        if mechanisms.transfers != nil { transfersSeeForceQuit(app: app) }
+    }
+
     /// After every loop step, when a mechanism is on: held pushes and
     /// waiting transfers whose condition was not met are re-examined (the
     /// step may have met it: charger, network, battery level).
