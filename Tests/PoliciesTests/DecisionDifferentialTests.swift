@@ -145,7 +145,7 @@ final class DecisionDifferentialTests: XCTestCase {
         var decisions = 0, runs = 0, wakes = 0
         for world in 0..<40 {
             let apps = 1 + Int(rng.next() * 8)
-            let model = GainTestDifferentialTests().randomModel(apps: apps, &rng)
+            let model = GainTestDifferentialTests.randomModel(apps: apps, &rng)
             var policy = ModelAwareBoundPolicy(minGainPerJoule: [0.01, 0.03, 0.1, 0.001][world % 4])
             var t = SimTime.zero
             let end = SimTime(day: 1 + Int(rng.next() * 4))
