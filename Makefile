@@ -48,7 +48,7 @@ test-examples: deps
 	SWIFT="$(SWIFT)" Examples/python/test.sh
 
 ## bench: performance benchmarks, each against a baseline measured in the same run
-##        (pass options with ARGS, e.g. make bench ARGS="--csv --filter hold")
+##        (pass options with ARGS, e.g. make bench ARGS="--csv --filter policy-cost")
 bench: deps
 	$(SWIFT) run -c release BGBenchmarks $(ARGS)
 

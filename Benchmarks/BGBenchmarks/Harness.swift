@@ -96,14 +96,13 @@ struct SplitMix64 {
 struct ExponentialIncrements: Sendable {
     private let table: [Int64]
 
-    /// `mean` in microseconds; `granularity` rounds each increment to a multiple
-    /// of it (1 µs for continuous-like times, 1 s for a tie-heavy mix).
-    init(mean: Double, granularity: Int64 = 1) {
+    /// `mean` in microseconds.
+    init(mean: Double) {
         let size = 4096
         table = (0..<size).map { k in
             let u = (Double(k) + 0.5) / Double(size)
             let x = -mean * log(1 - u)
-            return Int64((x / Double(granularity)).rounded()) * granularity
+            return Int64(x.rounded())
         }
     }
 

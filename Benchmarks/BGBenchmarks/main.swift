@@ -1,17 +1,16 @@
 // make bench: performance benchmarks, each against a baseline measured in
-// the same process (the event queue against a textbook binary heap; the
+// the same process (the device's timer agenda against a minimum scan; the
 // whole simulation on all cores against one core; each policy family's CPU
 // per event against greedy's).
 //
 //   BGBenchmarks [--csv] [--filter NAME]... [--n SIZE]... [--list]
 //
 // --filter keeps the families whose name contains NAME; --n keeps only the
-// given queue sizes (both repeatable).
+// given sizes (timers, users; both repeatable).
 
 import Foundation
 
-let allFamilies: [BenchmarkFamily] = [.hold, .holdTies, .fillDrain, .cancelMix, .eventCore, .eventCoreLayout, .simulation,
-                                      .policyCost, .externalPolicy, .traceRead]
+let allFamilies: [BenchmarkFamily] = [.eventCore, .eventCoreLayout, .simulation, .policyCost, .externalPolicy, .traceRead]
 
 var csv = false
 var filters: [String] = []

@@ -137,22 +137,46 @@ public struct ModelAwareBoundPolicy: SchedulingPolicy {
         for r in context.pending where r.kind.refreshesContent {
             let a = Int(r.app)
             let fetchedAt = a < lastFetch.count ? lastFetch[a] : .zero
-            var at = now + recheck
-            if gains.reaches(bar, app: a, fetchedAt: fetchedAt, now: now) {
-                switch context.refusal(for: r) {
+            let refusal = context.refusal(for: r)
+            // Not worth it: look again after `recheck`, or when it may begin.
+            let notWorthWake = max(now + recheck, r.earliestBegin)
+            var at = notWorthWake
+            if let refusal, !Self.gainTestMatters(refusal: refusal, r, now: now, recheck: recheck,
+                                                  notWorthWake: notWorthWake, wake: wake) {
+                // Either the outcomes agree on `at` or it is not the earliest.
+            } else if gains.reaches(bar, app: a, fetchedAt: fetchedAt, now: now) {
+                switch refusal {
                 case nil:
                     run.append(r.id)
                     continue
                 case .beforeEarliestBegin?:
                     at = r.earliestBegin
                 default:
-                    break
+                    at = now + recheck
                 }
-            } else if r.earliestBegin > at {
-                at = r.earliestBegin
             }
             if wake == nil || at < wake! { wake = at }
         }
         return PolicyDecision(run: run, wakeAt: wake)
+    }
+
+    /// Whether the gain test can change the decision for `r`, which the OS
+    /// refuses now for `refusal`. Why ask: the test is most of the policy's
+    /// cost, and for a request that may not start now its only effect is a
+    /// wake — at its earliest begin if worth it and refused only for that,
+    /// after `recheck` if worth it and refused for another reason (it is
+    /// then past its earliest begin), `notWorthWake` if not worth it — and
+    /// the decision keeps only the earliest wake. The test matters only
+    /// where those differ and one of them is earlier than the wake found
+    /// so far (`wake`); elsewhere the caller adds `notWorthWake`, which is
+    /// then either both outcomes' wake or not the earliest.
+    /// `GainTestDifferentialTests` checks whole decisions against the rule
+    /// asked for every request.
+    static func gainTestMatters(refusal: Refusal, _ r: TaskRequest, now: SimTime, recheck: SimDuration,
+                                notWorthWake: SimTime, wake: SimTime?) -> Bool {
+        let worthWake = refusal == .beforeEarliestBegin ? r.earliestBegin : now + recheck
+        if worthWake == notWorthWake { return false }
+        if let wake, min(worthWake, notWorthWake) >= wake { return false }
+        return true
     }
 }

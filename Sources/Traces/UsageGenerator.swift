@@ -178,13 +178,16 @@ public struct UsageGenerator: Sendable {
 
     /// Per hour of the day, cumulative app weights with each app's
     /// time-of-day preference (`usageRhythmAmplitude` around `habitHour`).
+    /// (Apps are read by index, field by field: a whole `TraceApp` copied
+    /// per app and hour was most of `PopulationGenerator.modelKnowledge`'s
+    /// cost, which calls this once per realisation.)
     private func hourlyAppCumulative(_ weight: [Double]) -> [[Double]] {
         (0..<24).map { h in
             var acc = 0.0
-            return apps.enumerated().map { i, app in
+            return apps.indices.map { i in
                 var w = weight[i]
-                if let peak = app.habitHour {
-                    w *= 1 + app.usageRhythmAmplitude * cos(2 * Double.pi * (Double(h) + 0.5 - peak) / 24)
+                if let peak = apps[i].habitHour {
+                    w *= 1 + apps[i].usageRhythmAmplitude * cos(2 * Double.pi * (Double(h) + 0.5 - peak) / 24)
                 }
                 acc += max(0, w)
                 return acc

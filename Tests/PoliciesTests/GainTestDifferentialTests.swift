@@ -77,7 +77,7 @@ final class GainTestDifferentialTests: XCTestCase {
 
     /// A random model: per app, launch rates for the 48 bins (some zero,
     /// some bursty) and update rates for the 24 hours of the day.
-    func randomModel(apps: Int, _ rng: inout TestRandom) -> UsageModelKnowledge {
+    static func randomModel(apps: Int, _ rng: inout TestRandom) -> UsageModelKnowledge {
         let launches = (0..<apps).map { _ in
             let scale = [0, 0.01, 0.3, 4][Int(rng.next() * 4)]
             return (0..<48).map { _ in rng.next() < 0.3 ? 0 : scale * rng.next() * 2 }
@@ -94,7 +94,7 @@ final class GainTestDifferentialTests: XCTestCase {
         var checked = 0, yes = 0
         for _ in 0..<80 {
             let apps = 1 + Int(rng.next() * 5)
-            let model = randomModel(apps: apps, &rng)
+            let model = Self.randomModel(apps: apps, &rng)
             var gains = ModelBoundGains()
             gains.prepare(model)
             for _ in 0..<150 {

@@ -18,8 +18,8 @@ import SimCore
 ///   not a gate. A force-quit app's or a Background-App-Refresh-off app's
 ///   push is dropped (``DropReason``).
 ///
-/// Why per-app arrays and a minimum scan rather than SimCore's
-/// `EventQueue`: arrivals are known in advance (one merged, sorted array
+/// Why per-app arrays and a minimum scan rather than a priority queue:
+/// arrivals are known in advance (one merged, sorted array
 /// and a cursor); at most one push per app is held, so the held release
 /// times are at most one per app, rescanned only when a push event happens
 /// (a few per app and hour), never at the loop's other events.

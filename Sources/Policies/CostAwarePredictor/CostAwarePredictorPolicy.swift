@@ -165,8 +165,15 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
             // Offline or over the cap: a state change or midnight brings the next decision.
             guard online && !capped else { continue }
             let a = Int(r.app)
+            let refusal = context.refusal(for: r)
+            let notWorthWake = max(now + recheck, r.earliestBegin)
+            if let refusal, !gainTestMatters(refusal: refusal, r, notWorthWake: notWorthWake, wake: wake) {
+                // Either the outcomes agree on it or it is not the earliest.
+                wakeAt(notWorthWake)
+                continue
+            }
             if gainReaches(bar.gainPerJoule * joules, app: a, now: now) {
-                switch context.refusal(for: r) {
+                switch refusal {
                 case nil:
                     if let until = timing.hold(r, now: now, device: context.device, rate: content.rate(app: a)) {
                         wakeAt(until)
@@ -177,11 +184,30 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
                 default: break
                 }
             } else {
-                wakeAt(max(now + recheck, r.earliestBegin))
+                wakeAt(notWorthWake)
             }
         }
         if capped { wakeAt(SimTime(day: now.day + 1)) }
         return PolicyDecision(run: run, wakeAt: wake)
+    }
+
+    /// Whether the gain test can change the decision for `r`, which the OS
+    /// refuses now for `refusal`. Why ask: the test is most of the policy's
+    /// cost, and for a request that may not start now its only effect is a
+    /// wake — at its earliest begin if worth it and refused only for that,
+    /// none if worth it and refused for another reason, `notWorthWake` if
+    /// not worth it — and the decision keeps only the earliest wake. The
+    /// test matters only where those differ and one of them is earlier than
+    /// the wake found so far (`wake`); elsewhere the caller adds
+    /// `notWorthWake`, which is then either both outcomes' wake or not the
+    /// earliest. `GainTestDifferentialTests` checks whole decisions against
+    /// the rule asked for every request.
+    func gainTestMatters(refusal: Refusal, _ r: TaskRequest, notWorthWake: SimTime, wake: SimTime?) -> Bool {
+        let worthWake = refusal == .beforeEarliestBegin ? r.earliestBegin : nil
+        if worthWake == notWorthWake { return false }
+        // Each outcome's wake is at least `worthWake ?? notWorthWake`.
+        if let wake, (worthWake ?? notWorthWake) >= wake { return false }
+        return true
     }
 }
 
