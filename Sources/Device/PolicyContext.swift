@@ -45,6 +45,9 @@ public struct PolicyContext: Sendable {
     public var eligibilityRules: EligibilityRules
     /// Run-time budget of an app refresh (`OSRules.refreshBudget`).
     public var refreshBudget: SimDuration
+    /// Android's rules and what the OS tells an app there (nil on iOS):
+    /// ``refusal(for:)`` answers with them on an Android device.
+    public internal(set) var android: AndroidPlatform?
 
     public init(now: SimTime, device: DeviceState, pending: [TaskRequest] = [], appCount: Int = 1,
                 radioUpUntil: SimTime? = nil, lastSessionEnd: SimTime? = nil,
@@ -66,7 +69,8 @@ public struct PolicyContext: Sendable {
     /// Why the OS would refuse to start `request` now, or nil if it may start.
     @inlinable
     public func refusal(for request: TaskRequest) -> Refusal? {
-        eligibilityRules.refusal(for: request, at: now, state: device)
+        if let android { return android.refusal(for: request, at: now, state: device) }
+        return eligibilityRules.refusal(for: request, at: now, state: device)
     }
 
     /// The OS would start `request` now: the one way for a policy to ask
