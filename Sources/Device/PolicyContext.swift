@@ -36,7 +36,7 @@ public struct PolicyContext: Sendable {
     /// `future` and `model` behind one reference: the context is copied
     /// into every policy call, and it stays small enough for an inline copy
     /// (`ContextSizeTests`) while only bounds pay for the knowledge.
-    var boundKnowledge: BoundKnowledge?
+    @usableFromInline var boundKnowledge: BoundKnowledge?
     /// Background energy spent so far, joules.
     public var backgroundJoules: Double
     /// The parameters of the rules that decide whether a request may
@@ -74,6 +74,8 @@ public struct PolicyContext: Sendable {
     /// Why the OS would refuse to start `request` now, or nil if it may start.
     @inlinable
     public func refusal(for request: TaskRequest) -> Refusal? {
+        // Read through the shared reference in place: inlined into the
+        // policy, an iOS device pays one load and a nil test.
         if let android = boundKnowledge?.android { return android.refusal(for: request, at: now, state: device) }
         return eligibilityRules.refusal(for: request, at: now, state: device)
     }
@@ -95,10 +97,11 @@ public struct PolicyContext: Sendable {
 /// What the bounds know beyond what a policy can observe (the oracle's
 /// future, the model-aware bound's model), and the Android platform's
 /// rules on an Android device, shared by every copy of one device's context.
+@usableFromInline
 final class BoundKnowledge: Sendable {
     let future: FutureLaunches?
     let model: UsageModelKnowledge?
-    let android: AndroidPlatform?
+    @usableFromInline let android: AndroidPlatform?
 
     init(future: FutureLaunches?, model: UsageModelKnowledge?, android: AndroidPlatform?) {
         self.future = future
