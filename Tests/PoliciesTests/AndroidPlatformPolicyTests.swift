@@ -23,6 +23,10 @@ final class AndroidPlatformPolicyTests: XCTestCase {
             var config = config
             config.platform = .android
             config.defaultApp.refreshEarliestBeginDelay = .minutes(5)
+            // A chain the app breaks is new periodic work when it next
+            // enqueues (its first period may run at once): A1 is per work.
+            config.defaultApp.forgetProbability = 0
+            for k in config.apps.keys { config.apps[k]!.forgetProbability = 0 }
             config.defaultApp.processingInterval = .hours(12)
             config.defaultApp.processingRequiresExternalPower = false
             return (name, trace, config)
@@ -74,8 +78,8 @@ final class AndroidPlatformPolicyTests: XCTestCase {
                 }
             }
         }
-        // Everything but `never` runs some work on Android.
-        let silent = Set(all.map(\.0)).subtracting(policiesWithRuns)
-        XCTAssertEqual(silent, ["never", "coalescing(never)", "exponential-backoff(never)"])
+        // Every base policy but `never` runs some work on Android.
+        let silent = Set(all.map(\.0).filter { !$0.contains("(") }).subtracting(policiesWithRuns)
+        XCTAssertEqual(silent, ["never"])
     }
 }

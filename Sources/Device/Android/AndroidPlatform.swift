@@ -69,7 +69,10 @@ public final class AndroidPlatform: @unchecked Sendable {
         if request.kind.refreshesContent && !state.isCharging && state.batteryPercent < rules.batteryLowPercent {
             return .lowBattery
         }
-        if request.kind == .processing && rules.processingRequiresDeviceIdle && !deviceIdle(at: now) {
+        // The screen read from `state` too: at a session start the policy
+        // may be asked before this step's `sync` has stopped the clock.
+        if request.kind == .processing && rules.processingRequiresDeviceIdle
+            && (state.isScreenOn || !deviceIdle(at: now)) {
             return .deviceNotIdle
         }
         if let f = state.foregroundApp, f == request.app { return .appInForeground }
