@@ -53,6 +53,11 @@ public struct DeviceConfiguration: DeclaredParameters, Hashable {
     public var backendOutages = BackendOutageModel()
     /// Dead zones, connected but nothing gets through (JSON key `deadZones`; off by default).
     public var deadZones = DeadZoneModel()
+    /// The phone's OS, whose background-work rules apply (JSON key
+    /// `platform`): `ios` (default) or `android` (Docs/AndroidPlatform.md).
+    public var platform = DevicePlatform.ios
+    /// Android's constants, used only when `platform` is `android` (JSON key `android`).
+    public var android = AndroidWorkRules()
 
     public init(apps: [String: AppModel] = AppDefaults.apps, defaultApp: AppModel = AppModel(),
                 refreshBudget: SimDuration? = nil, processingBudget: SimDuration? = nil,
@@ -109,6 +114,8 @@ public struct DeviceConfiguration: DeclaredParameters, Hashable {
         .duration("cancellationGrace", \.cancellationGrace, .seconds(0, 600, open: true), source: "assumption"),
         .object("backendOutages", \.backendOutages),
         .object("deadZones", \.deadZones),
+        .choice("platform", \.platform, source: "ios (every result before the Android platform); Docs/AndroidPlatform.md"),
+        .object("android", \.android, source: "its own keys; read only on platform android"),
     ]
 
     /// A battery level that the OS rules order among themselves.

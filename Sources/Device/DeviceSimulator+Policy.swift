@@ -107,7 +107,7 @@ extension DeviceSimulator {
         if let run = decision.runList {
             for id in run {
                 guard let i = pending.firstIndex(where: { $0.id == id }) else { refuse(id, .notPending); continue }
-                if let reason = rules.refusal(for: pending[i], at: now, state: state) {
+                if let reason = platformRefusal(for: pending[i]) {
                     refuse(id, reason); continue
                 }
                 let request = pending.remove(at: i)
@@ -117,7 +117,7 @@ extension DeviceSimulator {
         if decision.runAllEligible {
             var i = 0
             while i < pending.count {
-                if rules.refusal(for: pending[i], at: now, state: state) == nil {
+                if platformRefusal(for: pending[i]) == nil {
                     let request = pending.remove(at: i)
                     if startsNow && first == nil { first = request } else { worker.runQueue.append(request) }
                 } else {

@@ -86,7 +86,14 @@ extension DeviceSimulator {
 
     /// Inlined: it runs once or twice per task, mostly from `start`.
     @inline(__always)
-    mutating func submit(app: Int32, identifier: Int32, earliestBegin: SimTime, power: Bool, network: Bool) {
+    mutating func submit(app: Int32, identifier: Int32, earliestBegin: SimTime, power: Bool, network: Bool,
+                         cause: SubmissionCause = .enqueue) {
+        var earliestBegin = earliestBegin
+        if let android {
+            guard let e = androidEarliestBegin(android, app: app, identifier: identifier,
+                                               requested: earliestBegin, cause: cause) else { return }
+            earliestBegin = e
+        }
         let now = self.now
         let result = withScheduler {
             $0.submit(app: app, identifierIndex: identifier, earliestBegin: earliestBegin,

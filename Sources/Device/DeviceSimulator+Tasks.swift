@@ -28,7 +28,7 @@ extension DeviceSimulator {
             // The state changed while it waited behind another task (e.g. a
             // session started, the level fell): not the policy's fault, it
             // goes back to pending.
-            if rules.refusal(for: request, at: now, state: state) != nil {
+            if platformRefusal(for: request) != nil {
                 withScheduler { $0.restore(request) }
                 pendingChangedByScheduler(replaced: -1)   // `restore` only appends
                 continue
@@ -178,6 +178,7 @@ extension DeviceSimulator {
             apps.state[app].processingProgress += seconds
         }
         metrics.taskEnded(end, energy: worker.running.ledger, wastedRefresh: wastedRefresh)
+        if let android { androidTaskEnded(android, app: app, kind: kind, outcome: end.outcome) }
         if Sink.isEnabled {
             logTask(outcome: end.outcome, newData: newData, energy: worker.running.ledger, detail: end.detail.text)
         }
@@ -190,7 +191,7 @@ extension DeviceSimulator {
         // handler submitted): `AppModel.retryDelayAfterFailure`.
         if end.outcome == .failed && kind == .appRefresh, let delay = apps.models[app].retryDelayAfterFailure {
             submit(app: worker.running.request.app, identifier: refreshIdentifier, earliestBegin: now + delay,
-                   power: false, network: apps.models[app].refresh.usesNetwork)
+                   power: false, network: apps.models[app].refresh.usesNetwork, cause: .retry)
         }
         if kind == .legacyFetch { armLegacyFetch(app: worker.running.request.app, after: now) }
         let f = worker.running.network == .offline ? 0 : worker.running.transferFraction(at: now)
@@ -223,7 +224,8 @@ extension DeviceSimulator {
             }
             return
         }
-        submit(app: request.app, identifier: refreshIdentifier, earliestBegin: now + delay, power: false, network: network)
+        submit(app: request.app, identifier: refreshIdentifier, earliestBegin: now + delay, power: false, network: network,
+               cause: .nextPeriod)
     }
 }
 

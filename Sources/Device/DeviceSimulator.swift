@@ -127,9 +127,13 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
     var ctx: PolicyContext
     /// The policy's wake (`.farFuture`: none).
     var policyWake: SimTime = .farFuture
+    /// Android's rules (nil on iOS: `device.platform`).
+    let android: AndroidPlatform?
 
     public init(trace: DeviceTrace, configuration: DeviceConfiguration, policy: Policy,
                 randomKey: UInt64, sink: Sink, memo: TaskDrawMemo = TaskDrawMemo()) {
+        // A platform's budgets replace iOS's (the same on iOS).
+        let configuration = configuration.effectiveForPlatform
         self.trace = trace
         self.config = configuration
         self.policy = policy
@@ -176,7 +180,13 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         let traits = policy.instanceTraits
         observes = traits.observedKinds
         decidesAtSessionStart = traits.consultedAtSessionStart
-        planScope = (policy as? AnyPolicy).map(\.plans) ?? Policy.planScope
+        let android = configuration.platform == .android
+            ? AndroidPlatform(rules: configuration.android, apps: n) : nil
+        self.android = android
+        // The kept plans' fast path folds iOS's rules (`EligibilityTest`):
+        // on Android the policy decides through `decide`, which a planning
+        // policy derives from the same plans.
+        planScope = android == nil ? ((policy as? AnyPolicy).map(\.plans) ?? Policy.planScope) : nil
         if traits.needsFutureKnowledge {
             var launches = Array(repeating: [SimTime](), count: n)
             for s in trace.sessions { launches[Int(s.app)].append(s.start) }
@@ -196,6 +206,8 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
                             lastSessionEnd: nil, random: random, future: future, backgroundJoules: 0,
                             rules: configuration.rules)
         ctx.model = trace.model
+        ctx.android = android
+        android?.sync(now: .zero, state: initial)
         // The pending requests live in the context (see `pending`).
         scheduler.swapPending(with: &ctx.pending)
         screenOrChargerChanged()
@@ -256,6 +268,8 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
                 if sessions.inSession { endSession() } else { startSession() }
             case .battery:
                 batteryThresholdReached()
+            case .android:
+                androidEvent()
             case .policyWake:
                 policyWake = .farFuture
                 consultPolicy()
@@ -264,6 +278,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
                 handleRegisteredMechanism(AgendaSlot(rawValue: slot)!)
             }
             if mechanisms.isOn { mechanismsAfterStep() }
+            if let android { android.sync(now: now, state: state) }
             settleBackgroundEnergy()
         }
         finish()
@@ -281,6 +296,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
         agenda.update(.sessions, to: sessions.nextBoundary)
         agenda.update(.battery, to: power.nextBatteryEvent(now: now))
         if mechanisms.isOn { mechanisms.report(to: agenda) }
+        if let android { agenda.update(.android, to: android.nextEventTime) }
         agenda.update(.policyWake, to: policyWake)
     }
 }

@@ -29,6 +29,9 @@ public enum Refusal: UInt8, Sendable, Hashable, CaseIterable {
     /// the user launches it again (WWDC 2020, "Background execution
     /// demystified", the app-switcher factor).
     case appForceQuit
+    /// Android: processing work's "device idle" constraint does not hold
+    /// (the screen off for less than `AndroidWorkRules.idleThreshold`).
+    case deviceNotIdle
 
     public var name: String {
         switch self {
@@ -41,6 +44,7 @@ public enum Refusal: UInt8, Sendable, Hashable, CaseIterable {
         case .lowBattery: "low_battery"
         case .appInForeground: "app_in_foreground"
         case .appForceQuit: "app_force_quit"
+        case .deviceNotIdle: "device_not_idle"
         }
     }
 }

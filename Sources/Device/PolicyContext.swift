@@ -24,19 +24,19 @@ public struct PolicyContext: Sendable {
     /// (bounds such as the oracle; not a realisable policy).
     public var future: FutureLaunches? {
         get { boundKnowledge?.future }
-        set { boundKnowledge = BoundKnowledge(future: newValue, model: model) }
+        set { boundKnowledge = BoundKnowledge(future: newValue, model: model, android: android) }
     }
     /// The user's launch and content rates from the generator's model,
     /// filled only for policies with `traits.needsModelKnowledge` (the model-aware
     /// bound; not the realised future). From ``DeviceTrace/model``.
     public var model: UsageModelKnowledge? {
         get { boundKnowledge?.model }
-        set { boundKnowledge = BoundKnowledge(future: future, model: newValue) }
+        set { boundKnowledge = BoundKnowledge(future: future, model: newValue, android: android) }
     }
     /// `future` and `model` behind one reference: the context is copied
     /// into every policy call, and it stays small enough for an inline copy
     /// (`ContextSizeTests`) while only bounds pay for the knowledge.
-    var boundKnowledge: BoundKnowledge?
+    @usableFromInline var boundKnowledge: BoundKnowledge?
     /// Background energy spent so far, joules.
     public var backgroundJoules: Double
     /// The parameters of the rules that decide whether a request may
@@ -45,6 +45,14 @@ public struct PolicyContext: Sendable {
     public var eligibilityRules: EligibilityRules
     /// Run-time budget of an app refresh (`OSRules.refreshBudget`).
     public var refreshBudget: SimDuration
+    /// Android's rules and what the OS tells an app there (nil on iOS):
+    /// ``refusal(for:)`` answers with them on an Android device. Behind
+    /// the same reference as the bounds' knowledge, so the context keeps
+    /// its size (`ContextSizeTests`).
+    public internal(set) var android: AndroidPlatform? {
+        get { boundKnowledge?.android }
+        set { boundKnowledge = BoundKnowledge(future: future, model: model, android: newValue) }
+    }
 
     public init(now: SimTime, device: DeviceState, pending: [TaskRequest] = [], appCount: Int = 1,
                 radioUpUntil: SimTime? = nil, lastSessionEnd: SimTime? = nil,
@@ -57,7 +65,7 @@ public struct PolicyContext: Sendable {
         self.radioUpUntil = radioUpUntil
         self.lastSessionEnd = lastSessionEnd
         self.random = random
-        self.boundKnowledge = future.map { BoundKnowledge(future: $0, model: nil) }
+        self.boundKnowledge = future.map { BoundKnowledge(future: $0, model: nil, android: nil) }
         self.backgroundJoules = backgroundJoules
         self.eligibilityRules = rules.eligibility
         self.refreshBudget = rules.refreshBudget
@@ -66,7 +74,10 @@ public struct PolicyContext: Sendable {
     /// Why the OS would refuse to start `request` now, or nil if it may start.
     @inlinable
     public func refusal(for request: TaskRequest) -> Refusal? {
-        eligibilityRules.refusal(for: request, at: now, state: device)
+        // Read through the shared reference in place: inlined into the
+        // policy, an iOS device pays one load and a nil test.
+        if let android = boundKnowledge?.android { return android.refusal(for: request, at: now, state: device) }
+        return eligibilityRules.refusal(for: request, at: now, state: device)
     }
 
     /// The OS would start `request` now: the one way for a policy to ask
@@ -84,15 +95,18 @@ public struct PolicyContext: Sendable {
 }
 
 /// What the bounds know beyond what a policy can observe (the oracle's
-/// future, the model-aware bound's model), shared by every copy of one
-/// device's context.
+/// future, the model-aware bound's model), and the Android platform's
+/// rules on an Android device, shared by every copy of one device's context.
+@usableFromInline
 final class BoundKnowledge: Sendable {
     let future: FutureLaunches?
     let model: UsageModelKnowledge?
+    @usableFromInline let android: AndroidPlatform?
 
-    init(future: FutureLaunches?, model: UsageModelKnowledge?) {
+    init(future: FutureLaunches?, model: UsageModelKnowledge?, android: AndroidPlatform?) {
         self.future = future
         self.model = model
+        self.android = android
     }
 }
 

@@ -64,6 +64,7 @@ extension PolicyRegistry {
         },
         ExternalPolicy.registration,
         IOSSystemPolicy.registration,
+        AndroidSystemPolicy.registration,
         PolicyDescriptor(
             name: "model-bound", summary: "knows each user's launch and content rates from the generator's model (not the future); refreshes where expected fresh launches per joule are highest (model-aware reference)",
             parameters: [

@@ -85,6 +85,7 @@ final class DocumentationTests: XCTestCase {
         }
         check(declared: BackendOutageModel.declarations, prefix: "backendOutages.")
         check(declared: DeadZoneModel.declarations, prefix: "deadZones.")
+        check(declared: AndroidWorkRules.declarations, prefix: "android.")
         check(declared: WorkModel.declarations, prefix: "")
         check(declared: DeviceConfiguration.declarations, prefix: "")
         check(declared: AppModel.declarations, prefix: "")

@@ -34,6 +34,8 @@ enum AgendaSlot: Int, CaseIterable {
     case continued
     /// Dead zones.
     case deadZones
+    /// Android's rules (`AndroidPlatform.nextEventTime`; never on iOS).
+    case android
     /// The policy's wake (`DeviceSimulator.policyWake`).
     case policyWake
 }

@@ -97,6 +97,7 @@ struct ReportWriter {
         md += frontierSection()
         md += headroomSection()
         md += backoffSection()
+        md += platformsSection()
         md += comparisonTable()
         md += precisionSection()
         md += files(hasEvents: hasEvents)

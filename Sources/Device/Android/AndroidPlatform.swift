@@ -1,0 +1,84 @@
+import SimCore
+
+/// Android's rules on one simulated device (`device.platform: "android"`):
+/// the one home of "may this request run now, and when might that change"
+/// on Android, in place of iOS's ``EligibilityRules`` (Docs/AndroidPlatform.md).
+///
+/// The simulator keeps one (nil on iOS, so nothing here runs there) and
+/// brings it up to date at every step (``sync(now:state:)``); the policy's
+/// context holds the same instance, so a policy asking
+/// `PolicyContext.refusal(for:)` gets Android's answer, and can read what
+/// the OS tells it (``screenOffSince``, ``deviceIdle(at:)``).
+///
+/// A class, read by the policy through its context without a copy; it
+/// belongs to one device's simulation, which runs on one thread, and only
+/// the simulator (this module) writes it.
+public final class AndroidPlatform: @unchecked Sendable {
+    /// The constants (JSON `device.android`).
+    public let rules: AndroidWorkRules
+    /// Periodic intervals, flex and backoff as closed forms.
+    public let timing: WorkRequestTiming
+    /// Since when the screen has been off (nil: on).
+    public private(set) var screenOffSince: SimTime?
+    /// Per app, the failed runs of its refresh since its last success
+    /// (the backoff's attempt count).
+    var failedAttempts: [Int]
+    /// The next time a rule of this platform changes its answer without
+    /// any other event of the device (`.farFuture`: none): a decision
+    /// point on the loop's agenda.
+    private(set) var nextEventTime: SimTime = SimTime(microseconds: .max)
+
+    init(rules: AndroidWorkRules, apps: Int) {
+        self.rules = rules
+        self.timing = WorkRequestTiming(rules: rules)
+        self.failedAttempts = Array(repeating: 0, count: apps)
+    }
+
+    /// Follows the device's state at `now` (called after every step of the
+    /// loop and before each use): the screen-off clock, and the next time
+    /// an answer changes.
+    func sync(now: SimTime, state: DeviceState) {
+        if state.isScreenOn {
+            screenOffSince = nil
+        } else if screenOffSince == nil {
+            screenOffSince = now
+        }
+        var next = SimTime(microseconds: .max)
+        if let off = screenOffSince {
+            let idle = off + rules.idleThreshold
+            if idle > now { next = min(next, idle) }
+        }
+        nextEventTime = next
+    }
+
+    /// The "device idle" constraint: the screen off for at least
+    /// ``AndroidWorkRules/idleThreshold`` (JobScheduler's `IdleController`).
+    public func deviceIdle(at now: SimTime) -> Bool {
+        guard let off = screenOffSince else { return false }
+        return now - off >= rules.idleThreshold
+    }
+
+    /// Why Android would not start `request` at `now` in `state`, or nil if
+    /// it would. The first broken rule, in this order: earliest begin
+    /// (WorkManager's initial delay, period or backoff), Battery Saver,
+    /// battery not low (refresh and fetch), device idle (processing),
+    /// the app in the foreground, charging, network, force-stopped.
+    public func refusal(for request: TaskRequest, at now: SimTime, state: DeviceState) -> Refusal? {
+        if now < request.earliestBegin { return .beforeEarliestBegin }
+        if rules.batterySaverHoldsJobs && state.isLowPowerMode { return .lowPowerMode }
+        if request.kind.refreshesContent && !state.isCharging && state.batteryPercent < rules.batteryLowPercent {
+            return .lowBattery
+        }
+        // The screen read from `state` too: at a session start the policy
+        // may be asked before this step's `sync` has stopped the clock.
+        if request.kind == .processing && rules.processingRequiresDeviceIdle
+            && (state.isScreenOn || !deviceIdle(at: now)) {
+            return .deviceNotIdle
+        }
+        if let f = state.foregroundApp, f == request.app { return .appInForeground }
+        if request.requiresExternalPower && EligibilityRules.externalPowerMissing(state) { return .needsExternalPower }
+        if request.requiresNetworkConnectivity && EligibilityRules.networkMissing(state) { return .needsNetwork }
+        if EligibilityRules.appForceQuit(request.app, state) { return .appForceQuit }
+        return nil
+    }
+}

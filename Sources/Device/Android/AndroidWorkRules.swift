@@ -1,0 +1,96 @@
+import SimCore
+import Traces
+
+/// The constants of Android's background-work rules that BGBench applies on
+/// `device.platform: "android"` (JSON key `device.android`), each declared
+/// once with its unit, range, default and source. How they are used:
+/// Docs/AndroidPlatform.md.
+///
+/// Sources quoted are AOSP's `android.app.job.JobInfo`
+/// (`MIN_PERIOD_MILLIS = 900000`, `MIN_FLEX_MILLIS = 300000`,
+/// `DEFAULT_INITIAL_BACKOFF_MILLIS = 30000`, `MIN_BACKOFF_MILLIS = 10000`,
+/// `MAX_BACKOFF_DELAY_MILLIS = 18000000`), `JobServiceContext`
+/// (`EXECUTING_TIMESLICE_MILLIS = 600000`), the framework's `config.xml`
+/// (`config_jobSchedulerInactivityIdleThreshold` 1860000 ms,
+/// `config_lowBatteryWarningLevel` 15) and androidx WorkManager's
+/// `PeriodicWorkRequest` (`MIN_PERIODIC_INTERVAL_MILLIS = 900000`,
+/// `MIN_PERIODIC_FLEX_MILLIS = 300000`) and `BackoffPolicy`.
+public struct AndroidWorkRules: DeclaredParameters, Hashable {
+    /// The shortest repeat interval of periodic work; a shorter one is
+    /// raised to it. Default 15 min.
+    public var minPeriodicInterval = SimDuration.minutes(15)
+    /// The shortest flex window of periodic work. Default 5 min.
+    public var minPeriodicFlex = SimDuration.minutes(5)
+    /// The flex window an app gives its periodic refresh (nil: the whole
+    /// interval, WorkManager's default when no flex is given). Clamped to
+    /// [``minPeriodicFlex``, interval].
+    public var periodicFlex: SimDuration? = nil
+    /// How a retried job's delay grows.
+    public var backoffPolicy = BackoffPolicy.exponential
+    /// The first retry's delay. Default 30 s.
+    public var backoffDelay = SimDuration.seconds(30 as Int64)
+    /// The shortest backoff delay an app may ask for. Default 10 s.
+    public var minBackoffDelay = SimDuration.seconds(10 as Int64)
+    /// The longest backoff delay. Default 5 h.
+    public var maxBackoffDelay = SimDuration.hours(5)
+    /// A job is stopped after this run time (JobScheduler's timeslice);
+    /// the budget of every kind of work on Android. Default 10 min.
+    public var executionLimit = SimDuration.minutes(10)
+    /// The "device idle" constraint holds after the screen has been off
+    /// this long (JobScheduler's `IdleController`). Default 31 min.
+    public var idleThreshold = SimDuration.minutes(31)
+    /// Below this level (and not charging) the "battery not low" constraint
+    /// fails. Percent; default 15.
+    public var batteryLowPercent: Double = 15
+    /// Processing work asks for the "device idle" constraint (the
+    /// counterpart of iOS's screen-off rule). Default true: assumption.
+    public var processingRequiresDeviceIdle = true
+    /// Battery Saver (the device's Low Power Mode state) holds every
+    /// background job of an app not in the foreground (AOSP
+    /// `AppStateTracker`'s force-all-apps-standby under battery saver).
+    public var batterySaverHoldsJobs = true
+
+    public init() {}
+
+    /// How the delay of successive retries grows (androidx `BackoffPolicy`).
+    public enum BackoffPolicy: String, Codable, Sendable, Hashable {
+        /// delay × attempt.
+        case linear
+        /// delay × 2^(attempt − 1) (WorkManager's and JobInfo's default).
+        case exponential
+    }
+
+    public static let parameters: [Parameter<AndroidWorkRules>] = [
+        .duration("minPeriodicInterval", \.minPeriodicInterval, .seconds(60, 86_400),
+                  source: "androidx PeriodicWorkRequest.MIN_PERIODIC_INTERVAL_MILLIS = 900000; JobInfo.MIN_PERIOD_MILLIS"),
+        .duration("minPeriodicFlex", \.minPeriodicFlex, .seconds(1, 86_400),
+                  source: "androidx PeriodicWorkRequest.MIN_PERIODIC_FLEX_MILLIS = 300000; JobInfo.MIN_FLEX_MILLIS"),
+        .duration("periodicFlex", \.periodicFlex, .seconds(1, 86_400),
+                  source: "androidx PeriodicWorkRequest.Builder (no flex given: flex = interval)"),
+        .choice("backoffPolicy", \.backoffPolicy,
+                source: "androidx WorkRequest / JobInfo.DEFAULT_BACKOFF_POLICY = BACKOFF_POLICY_EXPONENTIAL"),
+        .duration("backoffDelay", \.backoffDelay, .seconds(1, 86_400),
+                  source: "JobInfo.DEFAULT_INITIAL_BACKOFF_MILLIS = 30000 (WorkRequest.DEFAULT_BACKOFF_DELAY_MILLIS)"),
+        .duration("minBackoffDelay", \.minBackoffDelay, .seconds(0, 86_400),
+                  source: "JobInfo.MIN_BACKOFF_MILLIS = 10000 (WorkRequest.MIN_BACKOFF_MILLIS)"),
+        .duration("maxBackoffDelay", \.maxBackoffDelay, .seconds(1, 864_000),
+                  source: "JobInfo.MAX_BACKOFF_DELAY_MILLIS = 18000000 (5 h)"),
+        .duration("executionLimit", \.executionLimit, .seconds(1, 86_400),
+                  source: "AOSP JobServiceContext.EXECUTING_TIMESLICE_MILLIS = 600000 (10 min)"),
+        .duration("idleThreshold", \.idleThreshold, .seconds(0, 86_400),
+                  source: "AOSP config.xml config_jobSchedulerInactivityIdleThreshold = 1860000 (31 min)"),
+        .real("batteryLowPercent", \.batteryLowPercent, ValueRange(0, 100, unit: "%"),
+              source: "AOSP config.xml config_lowBatteryWarningLevel = 15"),
+        .flag("processingRequiresDeviceIdle", \.processingRequiresDeviceIdle, source: "assumption"),
+        .flag("batterySaverHoldsJobs", \.batterySaverHoldsJobs,
+              source: "AOSP AppStateTracker: battery saver forces all apps into standby (BackgroundJobsController)"),
+    ]
+
+    /// `minBackoffDelay ≤ backoffDelay ≤ maxBackoffDelay`.
+    public var crossFieldProblem: (key: String, message: String)? {
+        if minBackoffDelay > maxBackoffDelay {
+            return ("minBackoffDelay", "must be at most maxBackoffDelay = \(maxBackoffDelay)")
+        }
+        return nil
+    }
+}
