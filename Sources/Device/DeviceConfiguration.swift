@@ -84,8 +84,7 @@ public struct DeviceConfiguration: DeclaredParameters, Hashable {
 
     /// The JSON keys of `device` (Docs/ExperimentSpec.md, "`device`"; the
     /// sources of the defaults are in the comments of the properties and
-    /// of `OSRules`). The battery percentages are also ordered
-    /// (``OSRules/validationError``).
+    /// of `OSRules`, whose keys are declared there and written here).
     public static let parameters: [Parameter<DeviceConfiguration>] = [
         .custom("apps", source: "AppDefaults.apps; a name given replaces that app's model", decode: { d, c, k in
             if let named = try c.decodeIfPresent([String: AppModel].self, forKey: k) {
@@ -93,20 +92,11 @@ public struct DeviceConfiguration: DeclaredParameters, Hashable {
             }
         }, encode: { d, c, k in try c.encode(d.apps, forKey: k) }),
         .object("defaultApp", \.defaultApp, source: "AppDefaults"),
-        .duration("refreshBudget", \.refreshBudget, .seconds(0.001, 3_600), source: "Apple, BGAppRefreshTask (up to 30 s)"),
-        .duration("processingBudget", \.processingBudget, .seconds(0.001, 86_400), source: "assumption (Apple: minutes)"),
-        .real("batteryCapacityWh", \.batteryCapacityWh, ValueRange(0.1, 1_000, unit: "Wh"),
-              source: "the trace's (absent: each user's own)"),
-        .value("energy", \.energy, source: "Datasets/energy/README.md"),
+    ] + OSRules.parameters.map { $0.lifted(\.rules) } + [
+        .real("batteryCapacityWh", \.batteryCapacityWh, .batteryCapacity, source: "the trace's (absent: each user's own)"),
+        .object("energy", \.energy, source: "Datasets/energy/README.md"),
         .flag("foregroundFetch", \.foregroundFetch, source: "rule 7 (off only for closed-form tests)"),
         .real("chargingWatts", \.chargingWatts, ValueRange(0, 1_000, unit: "W"), source: "assumption"),
-        .real("lowBatteryPercent", \.rules.lowBatteryPercent, percent, source: "brief rule 4; iOS's low-battery alert"),
-        .real("secondLowPowerOfferPercent", \.rules.secondLowPowerOfferPercent, percent, source: "brief; iOS's second alert"),
-        .real("lowPowerModeOffPercent", \.rules.lowPowerModeOffPercent, percent, source: "brief; Apple's Low Power Mode"),
-        .integer("maxPendingRefreshPerApp", \.rules.maxPendingRefreshPerApp, OSRules.maxPendingRange,
-                 source: "brief; BGTaskScheduler documentation"),
-        .integer("maxPendingProcessingPerApp", \.rules.maxPendingProcessingPerApp, OSRules.maxPendingRange,
-                 source: "brief; BGTaskScheduler documentation"),
         .object("silentPush", \.silentPush),
         .object("beginBackgroundTask", \.beginBackgroundTask),
         .object("backgroundURLSession", \.backgroundURLSession),
@@ -118,12 +108,7 @@ public struct DeviceConfiguration: DeclaredParameters, Hashable {
         .object("android", \.android, source: "its own keys; read only on platform android"),
     ]
 
-    /// A battery level that the OS rules order among themselves.
-    static let percent = ValueRange(0, 100, lowerOpen: true, unit: "%")
-
     /// The battery percentages out of order, at the key named by the rules.
-    public var crossFieldProblem: (key: String, message: String)? {
-        rules.validationError.map { ($0.parameter, "\($0.parameter) \($0.problem)") }
-    }
+    public var crossFieldProblem: (key: String, message: String)? { rules.crossFieldProblem }
 
 }

@@ -1,9 +1,11 @@
+import Traces
+
 /// Power and timing of one radio technology's RRC state machine.
 ///
 /// Active power while transferring is `P = αu·up + αd·down + β` with the
 /// throughputs in Mbps and the α in W/Mbps (Huang et al., MobiSys 2012).
 /// All values are SI: seconds, watts, megabits per second.
-public struct RadioParameters: Sendable, Hashable, Codable {
+public struct RadioParameters: DeclaredParameters, Hashable {
     /// Where the figures come from (kept with the data so reports can cite it).
     public var source: String
     /// Time to promote the radio from idle to connected, seconds.
@@ -40,6 +42,31 @@ public struct RadioParameters: Sendable, Hashable, Codable {
         self.uplinkMbps = uplinkMbps
         self.downlinkMbps = downlinkMbps
     }
+
+    /// LTE's figures: the defaults a partial `cellular` object fills in.
+    public init() { self = .lte }
+
+    // Powers stop at 20 W and times at a minute: well above any published
+    // phone radio (Huang et al. measure LTE at about 1.3 W and an 11.6 s
+    // tail). Throughputs are positive: a transfer's duration divides by them.
+    static let watts = ValueRange(0, 20, unit: "W")
+    static let wattsPerMbps = ValueRange(0, 20, unit: "W/Mbps")
+    static let mbps = ValueRange(0.001, 100_000, unit: "Mbps")
+
+    /// The keys of `device.energy.wifi` / `.cellular` and of
+    /// `Datasets/energy/*.json`; a key omitted keeps that radio's default.
+    public static let parameters: [Parameter<RadioParameters>] = [
+        .text("source", \.source, source: "the default radio's citation"),
+        .real("promotionSeconds", \.promotionSeconds, .seconds(0, 60), source: "Huang et al., MobiSys 2012"),
+        .real("promotionWatts", \.promotionWatts, watts, source: "Huang et al., MobiSys 2012"),
+        .real("tailSeconds", \.tailSeconds, .seconds(0, 60), source: "Huang et al., MobiSys 2012"),
+        .real("tailWatts", \.tailWatts, watts, source: "Huang et al., MobiSys 2012"),
+        .real("alphaUpWattsPerMbps", \.alphaUpWattsPerMbps, wattsPerMbps, source: "Huang et al., MobiSys 2012"),
+        .real("alphaDownWattsPerMbps", \.alphaDownWattsPerMbps, wattsPerMbps, source: "Huang et al., MobiSys 2012"),
+        .real("betaWatts", \.betaWatts, watts, source: "Huang et al., MobiSys 2012"),
+        .real("uplinkMbps", \.uplinkMbps, mbps, source: "LTE: the paper's median (unverified); Wi-Fi, 3G: assumption"),
+        .real("downlinkMbps", \.downlinkMbps, mbps, source: "LTE: the paper's median (unverified); Wi-Fi, 3G: assumption"),
+    ]
 
     /// Energy of one promotion, joules.
     public var promotionJoules: Double { promotionSeconds * promotionWatts }
@@ -80,7 +107,7 @@ public struct RadioParameters: Sendable, Hashable, Codable {
 
 /// The whole energy model of the device: wake-up overhead, CPU power and
 /// the radios. Every field can be overridden from an experiment file.
-public struct EnergyParameters: Sendable, Hashable, Codable {
+public struct EnergyParameters: DeclaredParameters, Hashable {
     /// Energy of one background wake (the system launching or resuming the
     /// app), joules. Assumed, no source at hand: overridable.
     public var wakeJoules: Double
@@ -99,6 +126,9 @@ public struct EnergyParameters: Sendable, Hashable, Codable {
         self.cellular = cellular
     }
 
+    /// Every parameter at its default.
+    public init() { self.init(wifi: .wifi) }
+
     /// The compiled default: LTE + Wi-Fi from Huang et al., 0.05 J per wake, 1 W CPU.
     public static let `default` = EnergyParameters()
 
@@ -107,26 +137,28 @@ public struct EnergyParameters: Sendable, Hashable, Codable {
         network == .wifi ? wifi : cellular
     }
 
-    private enum CodingKeys: String, CodingKey { case wakeJoules, cpuWatts, wifi, cellular }
-
-    /// Missing keys take the defaults, so a spec overrides only what it names.
-    /// `cellular` may also be the string `"lte"` or `"3g"`.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let d = EnergyParameters.default
-        wakeJoules = try c.decodeIfPresent(Double.self, forKey: .wakeJoules) ?? d.wakeJoules
-        cpuWatts = try c.decodeIfPresent(Double.self, forKey: .cpuWatts) ?? d.cpuWatts
-        wifi = try c.decodeIfPresent(RadioParameters.self, forKey: .wifi) ?? d.wifi
-        if let name = try? c.decode(String.self, forKey: .cellular) {
-            switch name {
-            case "lte": cellular = .lte
-            case "3g": cellular = .threeG
-            default:
-                throw DecodingError.dataCorruptedError(forKey: .cellular, in: c,
-                    debugDescription: "unknown cellular radio \"\(name)\"; expected \"lte\", \"3g\" or an object")
+    /// The keys of `device.energy` (and of `Datasets/energy/default.json`).
+    /// `cellular` may also be the string `"lte"` or `"3g"`; an object's
+    /// omitted keys keep the radio's current values (LTE by default).
+    public static let parameters: [Parameter<EnergyParameters>] = [
+        .real("wakeJoules", \.wakeJoules, ValueRange(0, 100, unit: "J"), source: "assumption"),
+        .real("cpuWatts", \.cpuWatts, RadioParameters.watts, source: "assumption"),
+        .object("wifi", \.wifi, source: "Huang et al., MobiSys 2012 (Wi-Fi; unverified)"),
+        .custom("cellular", source: "Huang et al., MobiSys 2012 (LTE); \"3g\" selects their 3G figures",
+                children: RadioParameters.declarations, decode: { e, c, k in
+            guard c.contains(k), try !c.decodeNil(forKey: k) else { return }
+            if let name = try? c.decode(String.self, forKey: k) {
+                switch name {
+                case "lte": e.cellular = .lte
+                case "3g": e.cellular = .threeG
+                default:
+                    throw DecodingError.dataCorruptedError(forKey: k, in: c,
+                        debugDescription: "unknown cellular radio \"\(name)\"; expected \"lte\", \"3g\" or an object")
+                }
+            } else {
+                e.cellular = try RadioParameters(from: try c.superDecoder(forKey: k), missingKeysFrom: e.cellular)
             }
-        } else {
-            cellular = try c.decodeIfPresent(RadioParameters.self, forKey: .cellular) ?? d.cellular
-        }
-    }
+        }, encode: { e, c, k in try c.encode(e.cellular, forKey: k) },
+           problem: { e in e.cellular.rangeProblem.map { ("cellular.\($0.path)", $0.message) } }),
+    ]
 }

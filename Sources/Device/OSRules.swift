@@ -1,4 +1,5 @@
 import SimCore
+import Traces
 
 /// Why the OS refused to start a task a policy asked for. One per rule.
 @frozen
@@ -69,10 +70,11 @@ public enum Refusal: UInt8, Sendable, Hashable, CaseIterable {
 ///   `DeviceSimulator+State.swift`, from ``lowBatteryPercent``,
 ///   ``secondLowPowerOfferPercent`` and ``lowPowerModeOffPercent``.
 ///
-/// Part of ``DeviceConfiguration`` (its JSON keys are listed in
-/// Docs/ExperimentSpec.md); ``init(lowBatteryPercent:secondLowPowerOfferPercent:lowPowerModeOffPercent:refreshBudget:processingBudget:maxPendingRefreshPerApp:maxPendingProcessingPerApp:)``
-/// gives the defaults, ``validationError`` says what is allowed.
-public struct OSRules: Sendable, Hashable {
+/// Part of ``DeviceConfiguration``, whose JSON object holds these keys
+/// directly (Docs/ExperimentSpec.md); each is declared once, with its
+/// range and source, in ``parameters``, and ``crossFieldProblem`` orders
+/// the three battery levels (``DeclaredParameters/rangeProblem`` checks both).
+public struct OSRules: DeclaredParameters, Hashable {
     /// Rule 4: below this level no app refresh and no legacy fetch start;
     /// crossing it (either way) is a decision point and the policy is told
     /// (`batteryLow`/`batteryOK`); crossing it downwards is also the first
@@ -130,20 +132,35 @@ public struct OSRules: Sendable, Hashable {
     /// The rules with every parameter at its default.
     public static let standard = OSRules()
 
-    /// What is wrong with these parameters (the name of the first one out
-    /// of range and what is allowed), or nil if they are usable.
-    public var validationError: (parameter: String, problem: String)? {
-        if !(secondLowPowerOfferPercent > 0 && secondLowPowerOfferPercent < lowBatteryPercent) {
-            return ("secondLowPowerOfferPercent", "must be in (0, lowBatteryPercent = \(lowBatteryPercent))")
+    /// Every parameter at its default.
+    public init() { self.init(lowBatteryPercent: EligibilityRules().lowBatteryPercent) }
+
+    /// A battery level that the rules order among themselves.
+    static let percent = ValueRange(0, 100, lowerOpen: true, unit: "%")
+
+    /// The JSON keys (written directly under `device`), with their ranges
+    /// and the sources of the defaults given above.
+    public static let parameters: [Parameter<OSRules>] = [
+        .duration("refreshBudget", \.refreshBudget, .seconds(0.001, 3_600), source: "Apple, BGAppRefreshTask (up to 30 s)"),
+        .duration("processingBudget", \.processingBudget, .seconds(0.001, 86_400), source: "assumption (Apple: minutes)"),
+        .real("lowBatteryPercent", \.lowBatteryPercent, percent, source: "brief rule 4; iOS's low-battery alert"),
+        .real("secondLowPowerOfferPercent", \.secondLowPowerOfferPercent, percent, source: "brief; iOS's second alert"),
+        .real("lowPowerModeOffPercent", \.lowPowerModeOffPercent, percent, source: "brief; Apple's Low Power Mode"),
+        .integer("maxPendingRefreshPerApp", \.maxPendingRefreshPerApp, maxPendingRange,
+                 source: "brief; BGTaskScheduler documentation"),
+        .integer("maxPendingProcessingPerApp", \.maxPendingProcessingPerApp, maxPendingRange,
+                 source: "brief; BGTaskScheduler documentation"),
+    ]
+
+    /// The battery levels in order: the second offer below the low-battery
+    /// line, and that below the level that switches Low Power Mode off.
+    public var crossFieldProblem: (key: String, message: String)? {
+        if !(secondLowPowerOfferPercent < lowBatteryPercent) {
+            return ("secondLowPowerOfferPercent", "secondLowPowerOfferPercent must be in (0, lowBatteryPercent = \(lowBatteryPercent))")
         }
         if !(lowBatteryPercent < lowPowerModeOffPercent) {
-            return ("lowBatteryPercent", "must be below lowPowerModeOffPercent = \(lowPowerModeOffPercent)")
+            return ("lowBatteryPercent", "lowBatteryPercent must be below lowPowerModeOffPercent = \(lowPowerModeOffPercent)")
         }
-        if !(lowPowerModeOffPercent <= 100) { return ("lowPowerModeOffPercent", "must be at most 100") }
-        if refreshBudget.microseconds <= 0 { return ("refreshBudget", "must be longer than 0") }
-        if processingBudget.microseconds <= 0 { return ("processingBudget", "must be longer than 0") }
-        if maxPendingRefreshPerApp < 1 { return ("maxPendingRefreshPerApp", "must be at least 1") }
-        if maxPendingProcessingPerApp < 1 { return ("maxPendingProcessingPerApp", "must be at least 1") }
         return nil
     }
 

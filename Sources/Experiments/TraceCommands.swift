@@ -12,11 +12,9 @@ public enum TraceCommands {
     @discardableResult
     public static func generate(users: Int, days: Int, seed: UInt64, out directory: URL,
                                 parameters: GeneratorParameters = .default, force: Bool = false) throws -> String {
-        let problems = parameters.problems()
-        guard problems.isEmpty else { throw TraceCommandError(message: problems.joined(separator: "\n")) }
         guard users >= 1, days >= 1 else { throw TraceCommandError(message: "--users and --days must be at least 1") }
         do {
-            try GeneratorRanges.check(parameters, at: "generator")
+            try parameters.checkDeclaredRanges(at: "generator")
             try ResourceLimits.checkTraceSetMemory(
                 users: users, days: days,
                 updatesPerDay: 2 * 24 * parameters.content.rateScale * parameters.apps.reduce(0) { $0 + $1.contentUpdatesPerHour },

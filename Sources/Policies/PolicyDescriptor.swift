@@ -5,8 +5,8 @@ import Traces
 /// One typed parameter of a policy, with its default and meaning.
 public struct PolicyParameter: Sendable {
     public enum Kind: String, Sendable {
-        /// A duration string: `"15m"`, `"30s"`, `"2h"` (must be > 0, or
-        /// ≥ 0 where the parameter ``PolicyParameter/allowsZero``).
+        /// A duration string: `"15m"`, `"30s"`, `"2h"`, in the parameter's
+        /// range (without one: longer than zero).
         case duration
         /// A JSON number, within `range`.
         case number
@@ -18,37 +18,34 @@ public struct PolicyParameter: Sendable {
     public var kind: Kind
     public var defaultValue: ParameterValue
     /// The values allowed: a number's, or a duration's in seconds (a
-    /// researcher's policy declares its durations' ranges here too).
-    /// Checked by the registry for every configuration, `validate` and `run` alike.
-    public var range: ClosedRange<Double>?
+    /// researcher's policy declares its durations' ranges here too), as
+    /// the spec documents print it (`[1, 86400] s`). A duration's range
+    /// says whether zero is allowed: `[0, …]` where zero means "none" (a
+    /// lead time, a flex window), `(0, …]` where a zero interval or window
+    /// would make a policy wake without end. Checked by the registry for
+    /// every configuration, `validate` and `run` alike.
+    public var valueRange: ValueRange?
     public var summary: String
     /// A spec must give it (it has no meaningful default).
     public var isRequired: Bool
-    /// A duration that may be zero (a lead time, a flex window: zero means
-    /// "none"). Other durations must be positive: a zero interval or window
-    /// would make a policy wake without end.
-    public var allowsZero = false
 
+    /// A parameter whose values are `range` (a duration's in seconds,
+    /// both bounds allowed).
     public init(_ name: String, _ kind: Kind, default defaultValue: ParameterValue,
                 range: ClosedRange<Double>? = nil, _ summary: String) {
+        self.init(name, kind, default: defaultValue,
+                  range: range.map { ValueRange($0.lowerBound, $0.upperBound, unit: kind == .duration ? "s" : "") }, summary)
+    }
+
+    /// A parameter whose values are `range`, which may exclude its lower
+    /// bound (`.seconds(0, 86_400, open: true)`: longer than zero).
+    public init(_ name: String, _ kind: Kind, default defaultValue: ParameterValue, range: ValueRange?, _ summary: String) {
         self.name = name
         self.kind = kind
         self.defaultValue = defaultValue
-        self.range = range
+        valueRange = range
         self.summary = summary
         isRequired = false
-    }
-
-    /// ``range`` as the spec documents print it (`[1, 86400] s`).
-    public var valueRange: ValueRange? {
-        range.map { ValueRange($0.lowerBound, $0.upperBound, unit: kind == .duration ? "s" : "") }
-    }
-
-    /// This duration parameter, allowed to be zero (``allowsZero``).
-    public func allowingZero() -> PolicyParameter {
-        var p = self
-        p.allowsZero = true
-        return p
     }
 
     /// A parameter without a default, which every spec must give.
@@ -57,7 +54,7 @@ public struct PolicyParameter: Sendable {
         self.name = name
         self.kind = kind
         defaultValue = .null
-        range = nil
+        valueRange = nil
         self.summary = summary
         isRequired = true
     }

@@ -113,12 +113,12 @@ public struct PolicyRegistry: Sendable {
             case (.duration, .string(let s)):
                 do {
                     let v = try SimDuration(parsing: s)
-                    if p.allowsZero {
-                        guard v >= .zero else { throw PolicyConfigurationError(path: at, message: "must not be negative, got \"\(s)\"") }
-                    } else {
-                        guard v > .zero else { throw PolicyConfigurationError(path: at, message: "must be positive, got \"\(s)\"") }
+                    // Without a declared range a duration must be positive.
+                    if let range = p.valueRange {
+                        if let message = range.problem(v) { throw PolicyConfigurationError(path: at, message: message) }
+                    } else if v <= .zero {
+                        throw PolicyConfigurationError(path: at, message: "must be positive, got \"\(s)\"")
                     }
-                    if let message = p.valueRange?.problem(v) { throw PolicyConfigurationError(path: at, message: message) }
                 } catch let e as PolicyConfigurationError { throw e } catch {
                     throw PolicyConfigurationError(path: at, message: "\(error)")
                 }

@@ -14,14 +14,14 @@ extension PolicyRegistry {
             name: "fixed-interval", summary: "refresh each app every interval (setMinimumBackgroundFetchInterval / periodic work)",
             parameters: [
                 PolicyParameter("interval", .duration, default: .string("1h"), range: 1...30 * 86_400, "period between an app's refreshes"),
-                PolicyParameter("flex", .duration, default: .string("5m"), range: 0...30 * 86_400, "a due refresh may run this much early").allowingZero(),
+                PolicyParameter("flex", .duration, default: .string("5m"), range: 0...30 * 86_400, "a due refresh may run this much early"),
             ]) { p, _ in
             FixedIntervalPolicy(interval: p.duration("interval"), flex: p.duration("flex"))
         },
         PolicyDescriptor(
             name: "usage-predictor", summary: "learns launch times by time of day and weekday; refreshes shortly before likely launches",
             parameters: [
-                PolicyParameter("leadTime", .duration, default: .string("2m"), range: 0...86_400, "refresh this long before a likely launch").allowingZero(),
+                PolicyParameter("leadTime", .duration, default: .string("2m"), range: 0...86_400, "refresh this long before a likely launch"),
                 PolicyParameter("threshold", .number, default: .number(0.15), range: 0...1, "launch probability in a slot that triggers a refresh"),
                 PolicyParameter("decay", .number, default: .number(0.9), range: 0...1, "per-day weight of past observations"),
                 PolicyParameter("dailyBudget", .number, default: .number(100), range: 0...1e12, "background joules allowed per day"),
@@ -57,8 +57,8 @@ extension PolicyRegistry {
         PolicyDescriptor(
             name: "oracle", summary: "sees future launches and updates; refreshes late before launches that would be stale (foresight reference, not realisable, not a strict bound)",
             parameters: [
-                PolicyParameter("leadTime", .duration, default: .string("1m"), range: 0...86_400, "the latest a refresh starts before the launch"),
-                PolicyParameter("radioWindow", .duration, default: .string("10m"), range: 0...86_400, "before the launch, refresh earlier if the radio is already up within this"),
+                PolicyParameter("leadTime", .duration, default: .string("1m"), range: .seconds(0, 86_400, open: true), "the latest a refresh starts before the launch"),
+                PolicyParameter("radioWindow", .duration, default: .string("10m"), range: .seconds(0, 86_400, open: true), "before the launch, refresh earlier if the radio is already up within this"),
             ]) { p, _ in
             OraclePolicy(leadTime: p.duration("leadTime"), radioWindow: p.duration("radioWindow"))
         },
@@ -82,7 +82,7 @@ extension PolicyRegistry {
         PolicyDescriptor(
             name: "oracle-planner", summary: "sees future launches and updates; refreshes before launches that would be stale at the cheapest moment after the last update (radio up or Wi-Fi), else late (sharper foresight reference, not realisable, not a strict bound)",
             parameters: [
-                PolicyParameter("leadTime", .duration, default: .string("1m"), range: 0...86_400, "the latest a refresh starts before the launch"),
+                PolicyParameter("leadTime", .duration, default: .string("1m"), range: .seconds(0, 86_400, open: true), "the latest a refresh starts before the launch"),
             ]) { p, _ in
             OraclePlannerPolicy(leadTime: p.duration("leadTime"))
         },

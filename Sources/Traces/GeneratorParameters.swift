@@ -3,13 +3,16 @@
 // paper but not re-checked (REFERENCES.md); "assumption" marks a default with
 // no source, chosen to be plausible — override it when you have data.
 //
-// Decoding: every key is optional and a missing key keeps its default, so an
-// experiment spec overrides only what it names. Unknown keys are ignored by
-// the decoder; a caller that wants to reject them checks against `knownKeys`.
+// Each type declares its keys once (`parameters`: key, range with unit,
+// source; the default is the property's initial value); decoding, encoding,
+// the range checks and the docs' "Generator ranges" table derive from that
+// (``DeclaredParameters``): every key is optional, a missing key keeps its
+// default, an unknown key or a value out of range is refused at its JSON
+// path. The rules between keys are each type's `crossFieldProblem`.
 
 /// All generator parameters. `GeneratorParameters.default` reproduces the
 /// sample in `Datasets/`.
-public struct GeneratorParameters: Sendable, Codable, Equatable {
+public struct GeneratorParameters: DeclaredParameters, Equatable {
     /// The app list shared by the whole population (default: `TraceApp.defaultApps`).
     public var apps: [TraceApp]
     public var usage: UsageParameters
@@ -23,10 +26,7 @@ public struct GeneratorParameters: Sendable, Codable, Equatable {
         apps: TraceApp.defaultApps, usage: .default, structure: .default, power: .default,
         network: .default, content: .default)
 
-    public enum CodingKeys: String, CodingKey, CaseIterable {
-        case apps, usage, structure, power, network, content
-    }
-    public static var knownKeys: [String] { CodingKeys.allCases.map(\.stringValue) }
+    public init() { self = .default }
 
     public init(apps: [TraceApp], usage: UsageParameters, structure: UsageStructureParameters = .default,
                 power: PowerParameters, network: NetworkParameters, content: ContentParameters) {
@@ -34,71 +34,62 @@ public struct GeneratorParameters: Sendable, Codable, Equatable {
         self.network = network; self.content = content
     }
 
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let d = Self.default
-        apps = try c.value(.apps, or: d.apps)
-        usage = try c.value(.usage, or: d.usage)
-        structure = try c.value(.structure, or: d.structure)
-        power = try c.value(.power, or: d.power)
-        network = try c.value(.network, or: d.network)
-        content = try c.value(.content, or: d.content)
-    }
+    public static let parameters: [Parameter<GeneratorParameters>] = [
+        .list("apps", \.apps, source: "Sources/Traces/DefaultApps.swift; a spec's list replaces it whole"),
+        .object("usage", \.usage),
+        .object("structure", \.structure),
+        .object("power", \.power),
+        .object("network", \.network),
+        .object("content", \.content),
+    ]
 
-    /// Human-readable problems with the parameters (empty when valid).
-    public func problems() -> [String] {
-        var p: [String] = []
-        if apps.isEmpty { p.append("apps: at least one app is needed") }
-        for (i, a) in apps.enumerated() {
-            if a.name.isEmpty || !a.name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_" || $0 == "-") }) {
-                p.append("apps[\(i)].name \"\(a.name)\": expected [a-z0-9_-]+")
-            }
-            if !(a.contentUpdatesPerHour >= 0) { p.append("apps[\(i)].contentUpdatesPerHour must be >= 0") }
-            if !(0...1).contains(a.contentRhythmAmplitude) { p.append("apps[\(i)].contentRhythmAmplitude must be in [0, 1]") }
-            if !(a.basePopularity > 0) { p.append("apps[\(i)].basePopularity must be > 0") }
-            if let h = a.habitHour, !(0..<24).contains(h) { p.append("apps[\(i)].habitHour must be in [0, 24)") }
+    /// At most this many apps: each user carries per-app state and a content stream per app.
+    public static let maxApps = 1_000
+    /// Content updates an app may publish per hour after `content.rateScale`:
+    /// one a second on average, so a day's content stream stays bounded
+    /// (86 400 updates) however the app's rate and the scale are combined.
+    public static let maxUpdatesPerHour = 3_600.0
+
+    /// The rules between the apps and the other sections (path relative to
+    /// the generator object): at least one and at most ``maxApps`` apps,
+    /// unique names, one app installed with some probability, and each
+    /// app's rate times `content.rateScale` at most ``maxUpdatesPerHour``.
+    public var crossFieldProblem: (key: String, message: String)? {
+        if apps.isEmpty { return ("apps", "at least one app is needed") }
+        if apps.count > Self.maxApps { return ("apps", "\(apps.count) apps; at most \(Self.maxApps) are allowed") }
+        var seen: Set<String> = []
+        for (i, a) in apps.enumerated() where !seen.insert(a.name).inserted {
+            return ("apps[\(i)].name", "\"\(a.name)\" is the name of an earlier app; names must be unique")
         }
-        if Set(apps.map(\.name)).count != apps.count { p.append("apps: names must be unique") }
-        let u = usage
-        if !(0...1).contains(u.habitRegularity) { p.append("usage.habitRegularity must be in [0, 1]") }
-        if !(u.sessionsPerDayMin > 0 && u.sessionsPerDayMin <= u.sessionsPerDayMax) {
-            p.append("usage.sessionsPerDayMin must be > 0 and <= sessionsPerDayMax")
+        if !apps.contains(where: { $0.installProbability > 0 }) {
+            return ("apps", "at least one app needs installProbability > 0")
         }
-        if u.weekdayHourlyWeights.count != 24 || u.weekendHourlyWeights.count != 24 {
-            p.append("usage.weekdayHourlyWeights and weekendHourlyWeights need 24 entries")
+        for (i, a) in apps.enumerated() where a.contentUpdatesPerHour * content.rateScale > Self.maxUpdatesPerHour {
+            return ("apps[\(i)].contentUpdatesPerHour", "\(ValueRange.show(a.contentUpdatesPerHour)) updates/h × content.rateScale \(ValueRange.show(content.rateScale)) is above \(ValueRange.show(Self.maxUpdatesPerHour)) updates/h (one a second)")
         }
-        if (u.weekdayHourlyWeights + u.weekendHourlyWeights).contains(where: { !($0 >= 0) }) {
-            p.append("usage hourly weights must be >= 0")
-        }
-        if !(0...1).contains(u.tailProbability) { p.append("usage.tailProbability must be in [0, 1]") }
-        if !(u.bodyMeanSeconds > 0 && u.tailScaleSeconds > 0 && u.tailShape > 0) {
-            p.append("usage.bodyMeanSeconds, tailScaleSeconds and tailShape must be > 0")
-        }
-        if !(u.minSessionSeconds > 0 && u.minSessionSeconds <= u.maxSessionSeconds) {
-            p.append("usage.minSessionSeconds must be > 0 and <= maxSessionSeconds")
-        }
-        let w = power
-        if !(w.batteryCapacityWh > 0) { p.append("power.batteryCapacityWh must be > 0") }
-        for (name, v) in [("overnightProbability", w.overnightProbability),
-                          ("lowPowerModeAccept20Min", w.lowPowerModeAccept20Min),
-                          ("lowPowerModeAccept20Max", w.lowPowerModeAccept20Max),
-                          ("lowPowerModeAccept10Min", w.lowPowerModeAccept10Min),
-                          ("lowPowerModeAccept10Max", w.lowPowerModeAccept10Max),
-                          ("backgroundAppRefreshOffProbability", w.backgroundAppRefreshOffProbability)]
-        where !(0...1).contains(v) { p.append("power.\(name) must be in [0, 1]") }
-        let n = network
-        for (name, v) in [("homeWifiProbability", n.homeWifiProbability),
-                          ("worksAwayProbability", n.worksAwayProbability),
-                          ("workWifiProbability", n.workWifiProbability),
-                          ("eveningOutingProbability", n.eveningOutingProbability)]
-        where !(0...1).contains(v) { p.append("network.\(name) must be in [0, 1]") }
-        if !(content.rateScale >= 0) { p.append("content.rateScale must be >= 0") }
-        return p + usageStructureProblems(path: "")
+        return nil
+    }
+}
+
+extension ValueRange {
+    // Ranges shared by many generator parameters. Hours of the day allow up
+    // to 48 where a time may fall after midnight (a plug-in at 24 + h).
+    static let hourOfDay48 = ValueRange(0, 48, unit: "h")
+    static let hourOfDay = ValueRange(0, 24, unit: "h")
+    static let hoursSD = ValueRange(0, 24, unit: "h")
+    static let logSD = ValueRange(0, 5)
+    static let minutesOfDay = ValueRange(0, 1_440, unit: "min")
+    static let perDay = ValueRange(0, 100, unit: "1/day")
+    static let sessionsPerDay = ValueRange(0.1, 1_000, unit: "1/day")
+
+    /// The rule that `low` (at `lowKey`) does not exceed `high`, as a cross-field problem.
+    static func ordered(_ lowKey: String, _ low: Double, _ highKey: String, _ high: Double) -> (key: String, message: String)? {
+        low <= high ? nil : (lowKey, "\(show(low)) is above \(highKey) (\(show(high))); the minimum must not exceed the maximum")
     }
 }
 
 /// Foreground sessions (`UsageGenerator`).
-public struct UsageParameters: Sendable, Codable, Equatable {
+public struct UsageParameters: DeclaredParameters, Equatable {
     /// Median of the population's mean sessions a day (sessions/day). Default
     /// 40: with `sessionsPerDaySigma` the population spans Falaki et al. 2010's
     /// 10–200 interactions a day (assumption for the shape of the spread).
@@ -190,52 +181,54 @@ public struct UsageParameters: Sendable, Codable, Equatable {
     public static let `default` = UsageParameters()
     public init() {}
 
-    public enum CodingKeys: String, CodingKey, CaseIterable {
-        case sessionsPerDayMedian, sessionsPerDaySigma, sessionsPerDayMin, sessionsPerDayMax
-        case lightBelowSessionsPerDay, heavyAboveSessionsPerDay
-        case weekdayHourlyWeights, weekendHourlyWeights, weekendActivityFactor
-        case bodyMeanSeconds, tailProbability, tailLocationSeconds, tailScaleSeconds, tailShape
-        case minSessionSeconds, maxSessionSeconds, userLengthSigma, minGapSeconds
-        case popularitySigma, habitRegularity, habitAdoptionProbability, habitUserHourSD
-        case habitJitterMinutes, habitWeekdayProbability, habitWeekendProbability
-    }
-    public static var knownKeys: [String] { CodingKeys.allCases.map(\.stringValue) }
+    public static let parameters: [Parameter<UsageParameters>] = [
+        .real("sessionsPerDayMedian", \.sessionsPerDayMedian, .sessionsPerDay, source: "Falaki et al. 2010 (10–200 a day) with the sigma; spread: assumption"),
+        .real("sessionsPerDaySigma", \.sessionsPerDaySigma, .logSD, source: "assumption"),
+        .real("sessionsPerDayMin", \.sessionsPerDayMin, .sessionsPerDay, source: "Falaki et al. 2010"),
+        .real("sessionsPerDayMax", \.sessionsPerDayMax, .sessionsPerDay, source: "Falaki et al. 2010"),
+        .real("lightBelowSessionsPerDay", \.lightBelowSessionsPerDay, ValueRange(0, 1_000, unit: "1/day"), source: "assumption"),
+        .real("heavyAboveSessionsPerDay", \.heavyAboveSessionsPerDay, ValueRange(0, 1_000, unit: "1/day"), source: "assumption"),
+        .value("weekdayHourlyWeights", \.weekdayHourlyWeights, source: "assumption, shaped after Falaki et al. 2010 (unverified)"),
+        .value("weekendHourlyWeights", \.weekendHourlyWeights, source: "assumption"),
+        .real("weekendActivityFactor", \.weekendActivityFactor, ValueRange(0, 10), source: "assumption"),
+        .real("bodyMeanSeconds", \.bodyMeanSeconds, .seconds(0.01, 86_400), source: "Falaki et al. 2010 mixture, calibrated to Yan et al. 2012"),
+        .real("tailProbability", \.tailProbability, .probability, source: "calibrated to Yan et al. 2012"),
+        .real("tailLocationSeconds", \.tailLocationSeconds, .seconds(0, 86_400), source: "calibrated to Yan et al. 2012"),
+        .real("tailScaleSeconds", \.tailScaleSeconds, .seconds(0.01, 86_400), source: "calibrated to Yan et al. 2012"),
+        .real("tailShape", \.tailShape, ValueRange(0.01, 100), source: "calibrated to Yan et al. 2012"),
+        .real("minSessionSeconds", \.minSessionSeconds, .seconds(0.001, 86_400), source: "assumption"),
+        .real("maxSessionSeconds", \.maxSessionSeconds, .seconds(0.001, 86_400), source: "assumption"),
+        .real("userLengthSigma", \.userLengthSigma, .logSD, source: "assumption (0 keeps the pooled calibration)"),
+        .real("minGapSeconds", \.minGapSeconds, .seconds(0, 3_600), source: "assumption"),
+        .real("popularitySigma", \.popularitySigma, .logSD, source: "assumption, near Shin et al. 2012's recall"),
+        .real("habitRegularity", \.habitRegularity, .probability, source: "assumption"),
+        .real("habitAdoptionProbability", \.habitAdoptionProbability, .probability, source: "assumption"),
+        .real("habitUserHourSD", \.habitUserHourSD, .hoursSD, source: "assumption"),
+        .real("habitJitterMinutes", \.habitJitterMinutes, .minutesOfDay, source: "assumption"),
+        .real("habitWeekdayProbability", \.habitWeekdayProbability, .probability, source: "assumption"),
+        .real("habitWeekendProbability", \.habitWeekendProbability, .probability, source: "assumption"),
+    ]
 
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let d = Self.default
-        sessionsPerDayMedian = try c.value(.sessionsPerDayMedian, or: d.sessionsPerDayMedian)
-        sessionsPerDaySigma = try c.value(.sessionsPerDaySigma, or: d.sessionsPerDaySigma)
-        sessionsPerDayMin = try c.value(.sessionsPerDayMin, or: d.sessionsPerDayMin)
-        sessionsPerDayMax = try c.value(.sessionsPerDayMax, or: d.sessionsPerDayMax)
-        lightBelowSessionsPerDay = try c.value(.lightBelowSessionsPerDay, or: d.lightBelowSessionsPerDay)
-        heavyAboveSessionsPerDay = try c.value(.heavyAboveSessionsPerDay, or: d.heavyAboveSessionsPerDay)
-        weekdayHourlyWeights = try c.value(.weekdayHourlyWeights, or: d.weekdayHourlyWeights)
-        weekendHourlyWeights = try c.value(.weekendHourlyWeights, or: d.weekendHourlyWeights)
-        weekendActivityFactor = try c.value(.weekendActivityFactor, or: d.weekendActivityFactor)
-        bodyMeanSeconds = try c.value(.bodyMeanSeconds, or: d.bodyMeanSeconds)
-        tailProbability = try c.value(.tailProbability, or: d.tailProbability)
-        tailLocationSeconds = try c.value(.tailLocationSeconds, or: d.tailLocationSeconds)
-        tailScaleSeconds = try c.value(.tailScaleSeconds, or: d.tailScaleSeconds)
-        tailShape = try c.value(.tailShape, or: d.tailShape)
-        minSessionSeconds = try c.value(.minSessionSeconds, or: d.minSessionSeconds)
-        maxSessionSeconds = try c.value(.maxSessionSeconds, or: d.maxSessionSeconds)
-        userLengthSigma = try c.value(.userLengthSigma, or: d.userLengthSigma)
-        minGapSeconds = try c.value(.minGapSeconds, or: d.minGapSeconds)
-        popularitySigma = try c.value(.popularitySigma, or: d.popularitySigma)
-        habitRegularity = try c.value(.habitRegularity, or: d.habitRegularity)
-        habitAdoptionProbability = try c.value(.habitAdoptionProbability, or: d.habitAdoptionProbability)
-        habitUserHourSD = try c.value(.habitUserHourSD, or: d.habitUserHourSD)
-        habitJitterMinutes = try c.value(.habitJitterMinutes, or: d.habitJitterMinutes)
-        habitWeekdayProbability = try c.value(.habitWeekdayProbability, or: d.habitWeekdayProbability)
-        habitWeekendProbability = try c.value(.habitWeekendProbability, or: d.habitWeekendProbability)
+    /// Largest relative weight of one hour.
+    public static let hourlyWeight = ValueRange(0, 1_000)
+
+    /// The ordered pairs, and the two 24-hour weight curves (24 weights in
+    /// ``hourlyWeight``, not all 0: an array's entries have no declaration of their own).
+    public var crossFieldProblem: (key: String, message: String)? {
+        for (key, weights) in [("weekdayHourlyWeights", weekdayHourlyWeights), ("weekendHourlyWeights", weekendHourlyWeights)] {
+            guard weights.count == 24 else { return (key, "expected 24 hourly weights, found \(weights.count)") }
+            for (h, w) in weights.enumerated() { if let m = Self.hourlyWeight.problem(w) { return ("\(key)[\(h)]", m) } }
+            guard weights.reduce(0, +) > 0 else { return (key, "all 24 weights are 0; at least one hour needs sessions") }
+        }
+        return ValueRange.ordered("sessionsPerDayMin", sessionsPerDayMin, "sessionsPerDayMax", sessionsPerDayMax)
+            ?? ValueRange.ordered("minSessionSeconds", minSessionSeconds, "maxSessionSeconds", maxSessionSeconds)
     }
 }
 
 /// Charging, drain and Low Power Mode behaviour (`PowerGenerator`).
 /// There is no sourced charging distribution (REFERENCES.md): every charging
 /// default is an assumption, kept visible here.
-public struct PowerParameters: Sendable, Codable, Equatable {
+public struct PowerParameters: DeclaredParameters, Equatable {
     /// Battery capacity, Wh. Default 12.4 (Docs/References.md; 3,240 mAh × 3.85 V ≈ 12.5 Wh).
     public var batteryCapacityWh: Double = 12.4
     /// Battery level at time 0 is uniform in [min, max] %. Defaults 50, 100 (assumption).
@@ -294,56 +287,50 @@ public struct PowerParameters: Sendable, Codable, Equatable {
     public static let `default` = PowerParameters()
     public init() {}
 
-    public enum CodingKeys: String, CodingKey, CaseIterable {
-        case batteryCapacityWh, initialBatteryMinPercent, initialBatteryMaxPercent
-        case screenOnDrainMedianWatts, screenOnDrainSigma, idleDrainMedianWatts, idleDrainSigma
-        case chargingWatts, overnightProbability
-        case plugInHourMean, plugInHourUserSD, plugInHourNightSD
-        case unplugHourMean, unplugHourUserSD, unplugHourNightSD, weekendUnplugDelayHours
-        case topUpsPerDayMean, topUpEarliestHour, topUpLatestHour
-        case topUpMeanMinutes, topUpMinMinutes, topUpMaxMinutes
-        case lowPowerModeAccept20Min, lowPowerModeAccept20Max
-        case lowPowerModeAccept10Min, lowPowerModeAccept10Max
-        case backgroundAppRefreshOffProbability
-    }
-    public static var knownKeys: [String] { CodingKeys.allCases.map(\.stringValue) }
+    public static let parameters: [Parameter<PowerParameters>] = [
+        .real("batteryCapacityWh", \.batteryCapacityWh, .batteryCapacity, source: "Docs/References.md (3,240 mAh × 3.85 V)"),
+        .real("initialBatteryMinPercent", \.initialBatteryMinPercent, ValueRange(0, 100, unit: "%"), source: "assumption"),
+        .real("initialBatteryMaxPercent", \.initialBatteryMaxPercent, ValueRange(0, 100, unit: "%"), source: "assumption"),
+        .real("screenOnDrainMedianWatts", \.screenOnDrainMedianWatts, ValueRange(0, 100, unit: "W"), source: "assumption"),
+        .real("screenOnDrainSigma", \.screenOnDrainSigma, .logSD, source: "assumption"),
+        .real("idleDrainMedianWatts", \.idleDrainMedianWatts, ValueRange(0, 100, unit: "W"), source: "assumption"),
+        .real("idleDrainSigma", \.idleDrainSigma, .logSD, source: "assumption"),
+        .real("chargingWatts", \.chargingWatts, ValueRange(0, 1_000, unit: "W"), source: "assumption"),
+        .real("overnightProbability", \.overnightProbability, .probability, source: "assumption"),
+        .real("plugInHourMean", \.plugInHourMean, .hourOfDay48, source: "assumption"),
+        .real("plugInHourUserSD", \.plugInHourUserSD, .hoursSD, source: "assumption"),
+        .real("plugInHourNightSD", \.plugInHourNightSD, .hoursSD, source: "assumption"),
+        .real("unplugHourMean", \.unplugHourMean, .hourOfDay48, source: "assumption"),
+        .real("unplugHourUserSD", \.unplugHourUserSD, .hoursSD, source: "assumption"),
+        .real("unplugHourNightSD", \.unplugHourNightSD, .hoursSD, source: "assumption"),
+        .real("weekendUnplugDelayHours", \.weekendUnplugDelayHours, .hourOfDay, source: "assumption"),
+        .real("topUpsPerDayMean", \.topUpsPerDayMean, .perDay, source: "assumption"),
+        .real("topUpEarliestHour", \.topUpEarliestHour, .hourOfDay, source: "assumption"),
+        .real("topUpLatestHour", \.topUpLatestHour, .hourOfDay, source: "assumption"),
+        .real("topUpMeanMinutes", \.topUpMeanMinutes, ValueRange(0.01, 1_440, unit: "min"), source: "assumption"),
+        .real("topUpMinMinutes", \.topUpMinMinutes, .minutesOfDay, source: "assumption"),
+        .real("topUpMaxMinutes", \.topUpMaxMinutes, .minutesOfDay, source: "assumption"),
+        .real("lowPowerModeAccept20Min", \.lowPowerModeAccept20Min, .probability, source: "assumption"),
+        .real("lowPowerModeAccept20Max", \.lowPowerModeAccept20Max, .probability, source: "assumption"),
+        .real("lowPowerModeAccept10Min", \.lowPowerModeAccept10Min, .probability, source: "assumption"),
+        .real("lowPowerModeAccept10Max", \.lowPowerModeAccept10Max, .probability, source: "assumption"),
+        .real("backgroundAppRefreshOffProbability", \.backgroundAppRefreshOffProbability, .probability,
+              source: "assumption (iOS's default is on: Docs/References.md)"),
+    ]
 
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let d = Self.default
-        batteryCapacityWh = try c.value(.batteryCapacityWh, or: d.batteryCapacityWh)
-        initialBatteryMinPercent = try c.value(.initialBatteryMinPercent, or: d.initialBatteryMinPercent)
-        initialBatteryMaxPercent = try c.value(.initialBatteryMaxPercent, or: d.initialBatteryMaxPercent)
-        screenOnDrainMedianWatts = try c.value(.screenOnDrainMedianWatts, or: d.screenOnDrainMedianWatts)
-        screenOnDrainSigma = try c.value(.screenOnDrainSigma, or: d.screenOnDrainSigma)
-        idleDrainMedianWatts = try c.value(.idleDrainMedianWatts, or: d.idleDrainMedianWatts)
-        idleDrainSigma = try c.value(.idleDrainSigma, or: d.idleDrainSigma)
-        chargingWatts = try c.value(.chargingWatts, or: d.chargingWatts)
-        overnightProbability = try c.value(.overnightProbability, or: d.overnightProbability)
-        plugInHourMean = try c.value(.plugInHourMean, or: d.plugInHourMean)
-        plugInHourUserSD = try c.value(.plugInHourUserSD, or: d.plugInHourUserSD)
-        plugInHourNightSD = try c.value(.plugInHourNightSD, or: d.plugInHourNightSD)
-        unplugHourMean = try c.value(.unplugHourMean, or: d.unplugHourMean)
-        unplugHourUserSD = try c.value(.unplugHourUserSD, or: d.unplugHourUserSD)
-        unplugHourNightSD = try c.value(.unplugHourNightSD, or: d.unplugHourNightSD)
-        weekendUnplugDelayHours = try c.value(.weekendUnplugDelayHours, or: d.weekendUnplugDelayHours)
-        topUpsPerDayMean = try c.value(.topUpsPerDayMean, or: d.topUpsPerDayMean)
-        topUpEarliestHour = try c.value(.topUpEarliestHour, or: d.topUpEarliestHour)
-        topUpLatestHour = try c.value(.topUpLatestHour, or: d.topUpLatestHour)
-        topUpMeanMinutes = try c.value(.topUpMeanMinutes, or: d.topUpMeanMinutes)
-        topUpMinMinutes = try c.value(.topUpMinMinutes, or: d.topUpMinMinutes)
-        topUpMaxMinutes = try c.value(.topUpMaxMinutes, or: d.topUpMaxMinutes)
-        lowPowerModeAccept20Min = try c.value(.lowPowerModeAccept20Min, or: d.lowPowerModeAccept20Min)
-        lowPowerModeAccept20Max = try c.value(.lowPowerModeAccept20Max, or: d.lowPowerModeAccept20Max)
-        lowPowerModeAccept10Min = try c.value(.lowPowerModeAccept10Min, or: d.lowPowerModeAccept10Min)
-        lowPowerModeAccept10Max = try c.value(.lowPowerModeAccept10Max, or: d.lowPowerModeAccept10Max)
-        backgroundAppRefreshOffProbability = try c.value(.backgroundAppRefreshOffProbability, or: d.backgroundAppRefreshOffProbability)
+    /// Each `…Min`/`…Max` (and earliest/latest) pair ordered.
+    public var crossFieldProblem: (key: String, message: String)? {
+        ValueRange.ordered("initialBatteryMinPercent", initialBatteryMinPercent, "initialBatteryMaxPercent", initialBatteryMaxPercent)
+            ?? ValueRange.ordered("topUpEarliestHour", topUpEarliestHour, "topUpLatestHour", topUpLatestHour)
+            ?? ValueRange.ordered("topUpMinMinutes", topUpMinMinutes, "topUpMaxMinutes", topUpMaxMinutes)
+            ?? ValueRange.ordered("lowPowerModeAccept20Min", lowPowerModeAccept20Min, "lowPowerModeAccept20Max", lowPowerModeAccept20Max)
+            ?? ValueRange.ordered("lowPowerModeAccept10Min", lowPowerModeAccept10Min, "lowPowerModeAccept10Max", lowPowerModeAccept10Max)
     }
 }
 
 /// Wi-Fi, cellular and offline stretches (`NetworkGenerator`). All defaults
 /// are assumptions (no source at hand).
-public struct NetworkParameters: Sendable, Codable, Equatable {
+public struct NetworkParameters: DeclaredParameters, Equatable {
     /// Probability that a user has Wi-Fi at home. Default 0.95.
     public var homeWifiProbability: Double = 0.95
     /// Probability that a user leaves home for work or school on weekdays. Default 0.7.
@@ -379,41 +366,36 @@ public struct NetworkParameters: Sendable, Codable, Equatable {
     public static let `default` = NetworkParameters()
     public init() {}
 
-    public enum CodingKeys: String, CodingKey, CaseIterable {
-        case homeWifiProbability, worksAwayProbability, workWifiProbability
-        case leaveHomeHourMean, leaveHomeHourUserSD, leaveHomeHourDaySD
-        case workHoursMean, workHoursUserSD, commuteMinutesMin, commuteMinutesMax
-        case eveningOutingProbability, outingMeanHours, weekendOutingsMean
-        case offlinePerDayMean, offlineMeanMinutes, offlineMinMinutes, offlineMaxMinutes
-    }
-    public static var knownKeys: [String] { CodingKeys.allCases.map(\.stringValue) }
+    public static let parameters: [Parameter<NetworkParameters>] = [
+        .real("homeWifiProbability", \.homeWifiProbability, .probability, source: "assumption"),
+        .real("worksAwayProbability", \.worksAwayProbability, .probability, source: "assumption"),
+        .real("workWifiProbability", \.workWifiProbability, .probability, source: "assumption"),
+        .real("leaveHomeHourMean", \.leaveHomeHourMean, .hourOfDay, source: "assumption"),
+        .real("leaveHomeHourUserSD", \.leaveHomeHourUserSD, .hoursSD, source: "assumption"),
+        .real("leaveHomeHourDaySD", \.leaveHomeHourDaySD, .hoursSD, source: "assumption"),
+        .real("workHoursMean", \.workHoursMean, .hourOfDay, source: "assumption"),
+        .real("workHoursUserSD", \.workHoursUserSD, .hoursSD, source: "assumption"),
+        .real("commuteMinutesMin", \.commuteMinutesMin, .minutesOfDay, source: "assumption"),
+        .real("commuteMinutesMax", \.commuteMinutesMax, .minutesOfDay, source: "assumption"),
+        .real("eveningOutingProbability", \.eveningOutingProbability, .probability, source: "assumption"),
+        .real("outingMeanHours", \.outingMeanHours, ValueRange(0.01, 24, unit: "h"), source: "assumption"),
+        .real("weekendOutingsMean", \.weekendOutingsMean, .perDay, source: "assumption"),
+        .real("offlinePerDayMean", \.offlinePerDayMean, .perDay, source: "assumption"),
+        .real("offlineMeanMinutes", \.offlineMeanMinutes, ValueRange(0.01, 1_440, unit: "min"), source: "assumption"),
+        .real("offlineMinMinutes", \.offlineMinMinutes, .minutesOfDay, source: "assumption"),
+        .real("offlineMaxMinutes", \.offlineMaxMinutes, .minutesOfDay, source: "assumption"),
+    ]
 
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let d = Self.default
-        homeWifiProbability = try c.value(.homeWifiProbability, or: d.homeWifiProbability)
-        worksAwayProbability = try c.value(.worksAwayProbability, or: d.worksAwayProbability)
-        workWifiProbability = try c.value(.workWifiProbability, or: d.workWifiProbability)
-        leaveHomeHourMean = try c.value(.leaveHomeHourMean, or: d.leaveHomeHourMean)
-        leaveHomeHourUserSD = try c.value(.leaveHomeHourUserSD, or: d.leaveHomeHourUserSD)
-        leaveHomeHourDaySD = try c.value(.leaveHomeHourDaySD, or: d.leaveHomeHourDaySD)
-        workHoursMean = try c.value(.workHoursMean, or: d.workHoursMean)
-        workHoursUserSD = try c.value(.workHoursUserSD, or: d.workHoursUserSD)
-        commuteMinutesMin = try c.value(.commuteMinutesMin, or: d.commuteMinutesMin)
-        commuteMinutesMax = try c.value(.commuteMinutesMax, or: d.commuteMinutesMax)
-        eveningOutingProbability = try c.value(.eveningOutingProbability, or: d.eveningOutingProbability)
-        outingMeanHours = try c.value(.outingMeanHours, or: d.outingMeanHours)
-        weekendOutingsMean = try c.value(.weekendOutingsMean, or: d.weekendOutingsMean)
-        offlinePerDayMean = try c.value(.offlinePerDayMean, or: d.offlinePerDayMean)
-        offlineMeanMinutes = try c.value(.offlineMeanMinutes, or: d.offlineMeanMinutes)
-        offlineMinMinutes = try c.value(.offlineMinMinutes, or: d.offlineMinMinutes)
-        offlineMaxMinutes = try c.value(.offlineMaxMinutes, or: d.offlineMaxMinutes)
+    /// Each `…Min`/`…Max` pair ordered.
+    public var crossFieldProblem: (key: String, message: String)? {
+        ValueRange.ordered("commuteMinutesMin", commuteMinutesMin, "commuteMinutesMax", commuteMinutesMax)
+            ?? ValueRange.ordered("offlineMinMinutes", offlineMinMinutes, "offlineMaxMinutes", offlineMaxMinutes)
     }
 }
 
 /// Server-side content updates (`ContentGenerator`). Per-app rates and
 /// rhythms live in `TraceApp`.
-public struct ContentParameters: Sendable, Codable, Equatable {
+public struct ContentParameters: DeclaredParameters, Equatable {
     /// Multiplies every app's `contentUpdatesPerHour`. Default 1.
     public var rateScale: Double = 1
     /// When false, every app's updates are homogeneous Poisson (its
@@ -423,19 +405,8 @@ public struct ContentParameters: Sendable, Codable, Equatable {
     public static let `default` = ContentParameters()
     public init() {}
 
-    public enum CodingKeys: String, CodingKey, CaseIterable { case rateScale, dailyRhythm }
-    public static var knownKeys: [String] { CodingKeys.allCases.map(\.stringValue) }
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        rateScale = try c.value(.rateScale, or: Self.default.rateScale)
-        dailyRhythm = try c.value(.dailyRhythm, or: Self.default.dailyRhythm)
-    }
-}
-
-extension KeyedDecodingContainer {
-    /// The value at `key`, or `fallback` when the key is absent.
-    func value<T: Decodable>(_ key: Key, or fallback: T) throws -> T {
-        try decodeIfPresent(T.self, forKey: key) ?? fallback
-    }
+    public static let parameters: [Parameter<ContentParameters>] = [
+        .real("rateScale", \.rateScale, ValueRange(0, 100), source: "1: the apps' own rates"),
+        .flag("dailyRhythm", \.dailyRhythm, source: "the apps' own rhythms"),
+    ]
 }

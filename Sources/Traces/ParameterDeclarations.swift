@@ -35,6 +35,10 @@ public enum ParameterKind: String, Sendable {
     case flag
     /// One of a fixed set of strings.
     case choice
+    /// Free text (a name, a citation).
+    case text
+    /// An array of objects of one declared type (its declarations in `ParameterInfo.children`).
+    case list
     /// An object (with its own declarations in `ParameterInfo.children`, if any).
     case object
 }
@@ -60,6 +64,18 @@ public struct Parameter<Root>: Sendable {
     /// What is wrong with the value in `root` (path relative to `root`, message).
     let problem: @Sendable (Root) -> (path: String, message: String)?
 
+    /// This parameter of a part of `Outer` (at `part`), under the same key in
+    /// `Outer`'s own object: for a part whose keys are written flat in its
+    /// owner's (the OS rules' keys sit directly under `device`), so the part
+    /// declares them once and its owner lists them.
+    public func lifted<Outer>(_ part: WritableKeyPath<Outer, Root> & Sendable) -> Parameter<Outer> {
+        let decode = self.decode, encode = self.encode, number = self.number, problem = self.problem
+        return Parameter<Outer>(key, kind, range: range, source: source, required: isRequired, children: children,
+                                decode: { outer, c in try decode(&outer[keyPath: part], c) },
+                                encode: { outer, c in try encode(outer[keyPath: part], &c) },
+                                number: { number($0[keyPath: part]) }, problem: { problem($0[keyPath: part]) })
+    }
+
     /// The parameter described without its `Root`, with the default read from `defaults`.
     public func info(defaults: Root) -> ParameterInfo {
         ParameterInfo(key: key, kind: kind, range: range, source: source, isRequired: isRequired,
@@ -83,6 +99,7 @@ public struct ParameterInfo: Sendable {
     /// the parent (`"work.cpuSeconds"`).
     public var numericLeaves: [(path: String, info: ParameterInfo)] {
         if kind == .object { return children.flatMap { c in c.numericLeaves.map { ("\(key).\($0.path)", $0.info) } } }
+        if kind == .list { return children.flatMap { c in c.numericLeaves.map { ("\(key)[].\($0.path)", $0.info) } } }
         return range == nil ? [] : [(key, self)]
     }
 }
@@ -182,6 +199,16 @@ extension Parameter {
         value(key, path, kind: .flag, source: source)
     }
 
+    /// A string (`required`: a spec must give it; no default stands in).
+    public static func text(_ key: String, _ path: WritableKeyPath<Root, String> & Sendable, required: Bool = false,
+                            source: String) -> Parameter {
+        let k = ParameterKey(key)
+        return Parameter(key, .text, range: nil, source: source, required: required, decode: { root, c in
+            if required { root[keyPath: path] = try c.decode(String.self, forKey: k) }
+            else if let v = try c.decodeIfPresent(String.self, forKey: k) { root[keyPath: path] = v }
+        }, encode: { root, c in try c.encode(root[keyPath: path], forKey: k) })
+    }
+
     /// One of the string values of `T`.
     public static func choice<T: Codable & Sendable & RawRepresentable>(
         _ key: String, _ path: WritableKeyPath<Root, T> & Sendable, source: String) -> Parameter where T.RawValue == String {
@@ -213,6 +240,23 @@ extension Parameter {
            problem: { root in root[keyPath: path]?.rangeProblem.map { ("\(key).\($0.path)", $0.message) } })
     }
 
+    /// An array of objects of a type that declares its own parameters; each
+    /// element's omitted keys take the defaults of `T()` (not those of the
+    /// element it replaces: the array is given whole). Absent: the default array.
+    public static func list<T: DeclaredParameters>(_ key: String, _ path: WritableKeyPath<Root, [T]> & Sendable,
+                                                   source: String) -> Parameter {
+        let k = ParameterKey(key)
+        return Parameter(key, .list, range: nil, source: source, children: T.declarations, decode: { root, c in
+            if let v = try c.decodeIfPresent([T].self, forKey: k) { root[keyPath: path] = v }
+        }, encode: { root, c in try c.encode(root[keyPath: path], forKey: k) },
+           problem: { root in
+            for (i, element) in root[keyPath: path].enumerated() {
+                if let p = element.rangeProblem { return ("\(key)[\(i)].\(p.path)", p.message) }
+            }
+            return nil
+        })
+    }
+
     /// Any other decodable value, read as it decodes itself.
     public static func value<T: Codable & Sendable>(_ key: String, _ path: WritableKeyPath<Root, T> & Sendable,
                                                     kind: Kind = .object, source: String) -> Parameter {
@@ -226,11 +270,13 @@ extension Parameter {
     /// whose absent keys come from elsewhere, e.g. a work model's).
     public static func custom(_ key: String, kind: Kind = .object, source: String, children: [ParameterInfo] = [],
                               decode: @escaping @Sendable (inout Root, KeyedDecodingContainer<ParameterKey>, ParameterKey) throws -> Void,
-                              encode: @escaping @Sendable (Root, inout KeyedEncodingContainer<ParameterKey>, ParameterKey) throws -> Void)
+                              encode: @escaping @Sendable (Root, inout KeyedEncodingContainer<ParameterKey>, ParameterKey) throws -> Void,
+                              problem: @escaping @Sendable (Root) -> (path: String, message: String)? = { _ in nil })
     -> Parameter {
         let k = ParameterKey(key)
         return Parameter(key, kind, range: nil, source: source, children: children,
-                         decode: { root, c in try decode(&root, c, k) }, encode: { root, c in try encode(root, &c, k) })
+                         decode: { root, c in try decode(&root, c, k) }, encode: { root, c in try encode(root, &c, k) },
+                         problem: problem)
     }
 }
 

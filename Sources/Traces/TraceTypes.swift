@@ -5,7 +5,7 @@ import SimCore
 
 /// One app of the shared app list. Every user has the same apps; how much
 /// each user uses each one differs (see `UsageParameters`).
-public struct TraceApp: Sendable, Hashable, Codable {
+public struct TraceApp: DeclaredParameters, Hashable {
     /// Short identifier, `[a-z0-9_-]+` (it appears in CSV files).
     public var name: String
     /// Mean rate of server-side content updates, per hour (Poisson).
@@ -22,8 +22,7 @@ public struct TraceApp: Sendable, Hashable, Codable {
     public var habitHour: Double?
 
     // Generator-only traits: kept in generator.json, not in
-    // apps.csv (a converted real trace has no use for them). Ranges and
-    // validation: `GeneratorParameters.usageStructureProblems`.
+    // apps.csv (a converted real trace has no use for them).
     /// App category (communication, news, weather, ...): documentation and
     /// statistics only; behaviour comes from the traits below. Default "other".
     public var category: String
@@ -82,31 +81,46 @@ public struct TraceApp: Sendable, Hashable, Codable {
         return a
     }
 
-    public enum CodingKeys: String, CodingKey, CaseIterable {
-        case name, contentUpdatesPerHour, contentRhythmAmplitude, contentPeakHour, basePopularity, habitHour
-        case category, installProbability, routineAffinity, usageRhythmAmplitude
-        case contentPattern, contentBurstMeanSize, contentBurstGapMinutes
-    }
-    public static var knownKeys: [String] { CodingKeys.allCases.map(\.stringValue) }
+    /// A placeholder app: `name` and `contentUpdatesPerHour` are required
+    /// in JSON; the other keys' defaults are these (not those of a catalogue
+    /// app of the same name).
+    public init() { self.init(name: "", contentUpdatesPerHour: 0, basePopularity: 0.1) }
 
-    /// `name` and `contentUpdatesPerHour` are required; a missing rhythm is
-    /// flat (amplitude 0, peak 12), a missing popularity is 0.1, a missing
-    /// habit hour means no habit.
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        name = try c.decode(String.self, forKey: .name)
-        contentUpdatesPerHour = try c.decode(Double.self, forKey: .contentUpdatesPerHour)
-        contentRhythmAmplitude = try c.value(.contentRhythmAmplitude, or: 0)
-        contentPeakHour = try c.value(.contentPeakHour, or: 12)
-        basePopularity = try c.value(.basePopularity, or: 0.1)
-        habitHour = try c.decodeIfPresent(Double.self, forKey: .habitHour)
-        category = try c.value(.category, or: "other")
-        installProbability = try c.value(.installProbability, or: 1)
-        routineAffinity = try c.value(.routineAffinity, or: 1)
-        usageRhythmAmplitude = try c.value(.usageRhythmAmplitude, or: 0)
-        contentPattern = try c.value(.contentPattern, or: .poisson)
-        contentBurstMeanSize = try c.value(.contentBurstMeanSize, or: 1)
-        contentBurstGapMinutes = try c.value(.contentBurstGapMinutes, or: 3)
+    /// An entry of `population.generator.apps` (and of generator.json).
+    public static let parameters: [Parameter<TraceApp>] = [
+        .text("name", \.name, required: true, source: "required"),
+        .real("contentUpdatesPerHour", \.contentUpdatesPerHour, ValueRange(0, 3_600, unit: "1/h"), required: true,
+              source: "required (the catalogue's: Sources/Traces/DefaultApps.swift)"),
+        .real("contentRhythmAmplitude", \.contentRhythmAmplitude, .probability, source: "flat"),
+        .real("contentPeakHour", \.contentPeakHour, ValueRange(0, 24, unit: "h"), source: "noon (irrelevant when flat)"),
+        .real("basePopularity", \.basePopularity, ValueRange(0, 1_000, lowerOpen: true), source: "assumption"),
+        .real("habitHour", \.habitHour, ValueRange(0, 24, upperOpen: true, unit: "h"), source: "none: no habit"),
+        .text("category", \.category, source: "other"),
+        .real("installProbability", \.installProbability, .probability, source: "installed for every user"),
+        .real("routineAffinity", \.routineAffinity, ValueRange(0, 2), source: "assumption"),
+        .real("usageRhythmAmplitude", \.usageRhythmAmplitude, .probability, source: "flat"),
+        .choice("contentPattern", \.contentPattern, source: "poisson"),
+        .real("contentBurstMeanSize", \.contentBurstMeanSize, ValueRange(1, 100), source: "single updates"),
+        .real("contentBurstGapMinutes", \.contentBurstGapMinutes, ValueRange(0, 1_440, lowerOpen: true, unit: "min"),
+              source: "assumption"),
+    ]
+
+    /// A scheduled feed publishes at most once a minute.
+    public static let maxScheduledUpdatesPerHour = 60.0
+
+    /// The rules a range cannot say: the name (it appears in CSV files and
+    /// directory names), the category (a CSV field), a scheduled feed's rate.
+    public var crossFieldProblem: (key: String, message: String)? {
+        if name.isEmpty || !name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_" || $0 == "-") }) {
+            return ("name", "\"\(name)\": expected [a-z0-9_-]+")
+        }
+        if category.isEmpty || category.contains(",") {
+            return ("category", "\"\(category)\" is not allowed; expected a non-empty name without commas")
+        }
+        if contentPattern == .scheduled && contentUpdatesPerHour > Self.maxScheduledUpdatesPerHour {
+            return ("contentUpdatesPerHour", "\(ValueRange.show(contentUpdatesPerHour)) is not allowed for a scheduled feed; expected at most \(ValueRange.show(Self.maxScheduledUpdatesPerHour)) a hour")
+        }
+        return nil
     }
 }
 

@@ -22,23 +22,26 @@ public struct ValueRange: Sendable, Equatable, CustomStringConvertible {
     public let upper: Double
     /// True when `lower` itself is excluded (`> 0` rather than `>= 0`).
     public let lowerOpen: Bool
+    /// True when `upper` itself is excluded (an hour of the day: `< 24`).
+    public let upperOpen: Bool
     /// Unit printed after the bounds (`s`, `W`, `J`, ...), or empty.
     public let unit: String
 
-    public init(_ lower: Double, _ upper: Double, lowerOpen: Bool = false, unit: String = "") {
+    public init(_ lower: Double, _ upper: Double, lowerOpen: Bool = false, upperOpen: Bool = false, unit: String = "") {
         self.lower = lower
         self.upper = upper
         self.lowerOpen = lowerOpen
+        self.upperOpen = upperOpen
         self.unit = unit
     }
 
-    /// `(0, 1000] W`, `[0, 1]`.
+    /// `(0, 1000] W`, `[0, 1]`, `[0, 24) h`.
     public var description: String {
-        "\(lowerOpen ? "(" : "[")\(Self.show(lower)), \(Self.show(upper))]\(unit.isEmpty ? "" : " " + unit)"
+        "\(lowerOpen ? "(" : "[")\(Self.show(lower)), \(Self.show(upper))\(upperOpen ? ")" : "]")\(unit.isEmpty ? "" : " " + unit)"
     }
 
     public func contains(_ v: Double) -> Bool {
-        v.isFinite && (lowerOpen ? v > lower : v >= lower) && v <= upper
+        v.isFinite && (lowerOpen ? v > lower : v >= lower) && (upperOpen ? v < upper : v <= upper)
     }
 
     /// What is wrong with `v` ("1e+308 is out of range; allowed: [0, 96]
@@ -57,6 +60,8 @@ public struct ValueRange: Sendable, Equatable, CustomStringConvertible {
 
     // Ranges shared by many parameters.
     public static let probability = ValueRange(0, 1)
+    /// A battery's capacity: the generator's, a trace set's users' and the device override's.
+    public static let batteryCapacity = ValueRange(0.1, 1_000, unit: "Wh")
     public static func seconds(_ lower: Double, _ upper: Double, open: Bool = false) -> ValueRange {
         ValueRange(lower, upper, lowerOpen: open, unit: "s")
     }

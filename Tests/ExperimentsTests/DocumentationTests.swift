@@ -66,8 +66,6 @@ final class DocumentationTests: XCTestCase {
                               "Docs/ExperimentSpec.md has no row for \(key) with range \(r.range)")
             }
         }
-        check(EnergyRanges.energy)
-        check(EnergyRanges.radio)
         check(MechanismRanges.strategy, prefix: "silentPush.")
         /// A declared type's every numeric parameter, with its range and default.
         func check(declared: [ParameterInfo], prefix: String) {
@@ -96,11 +94,14 @@ final class DocumentationTests: XCTestCase {
         check(declared: BackgroundTransferModel.declarations, prefix: "backgroundTransfer.")
         check(declared: ContinuedProcessingRules.declarations, prefix: "continuedProcessing.")
         check(declared: ContinuedProcessingJob.declarations, prefix: "continuedProcessing.")
-        check(GeneratorRanges.apps, prefix: "apps[].")
-        check(GeneratorRanges.usage, prefix: "usage.")
-        check(GeneratorRanges.power, prefix: "power.")
-        check(GeneratorRanges.network, prefix: "network.")
-        check(GeneratorRanges.content, prefix: "content.")
+        check(declared: EnergyParameters.declarations, prefix: "")
+        check(declared: RadioParameters.declarations, prefix: "")
+        check(declared: TraceApp.declarations, prefix: "apps[].")
+        check(declared: UsageParameters.declarations, prefix: "usage.")
+        check(declared: UsageStructureParameters.declarations, prefix: "structure.")
+        check(declared: PowerParameters.declarations, prefix: "power.")
+        check(declared: NetworkParameters.declarations, prefix: "network.")
+        check(declared: ContentParameters.declarations, prefix: "content.")
         check(TraceSetRanges.profile)
         for r in PolicyParameterRanges.durations(in: .standard) {
             XCTAssertTrue(rows.contains { $0.contains("`\(r.policy)`") && $0.contains("`\(r.parameter)`") && $0.contains(r.range.description) },

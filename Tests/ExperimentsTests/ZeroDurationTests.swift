@@ -3,9 +3,10 @@ import XCTest
 @testable import Experiments
 import TestSupport
 
-/// A zero duration is allowed where zero means "none" (`allowsZero`:
-/// fixed-interval's `flex`, usage-predictor's `leadTime`) and refused
-/// elsewhere; an allowed zero changes what the policy does and runs.
+/// A zero duration is allowed where its declared range includes zero
+/// (fixed-interval's `flex`, usage-predictor's `leadTime`: zero means
+/// "none") and refused, naming the range, where it does not; an allowed
+/// zero changes what the policy does and runs.
 final class ZeroDurationTests: XCTestCase {
     static func spec(_ policies: String) -> String {
         #"{"name": "zero", "seed": 3, "population": {"users": 4, "days": 2}, "policies": \#(policies)}"#
@@ -14,12 +15,13 @@ final class ZeroDurationTests: XCTestCase {
     func testAllowedZerosParseAndTheRestAreRefused() throws {
         XCTAssertNoThrow(try ExperimentSpec.parse(Self.spec(#"[{"name": "fixed-interval", "params": {"flex": "0s"}}, {"name": "usage-predictor", "params": {"leadTime": "0s"}}]"#),
                                                   registry: .standard))
-        for (policy, parameter) in [("fixed-interval", "interval"), ("coalescing", "window"), ("oracle", "radioWindow")] {
+        for (policy, parameter, range) in [("fixed-interval", "interval", "[1, 2592000] s"), ("coalescing", "window", "[1, 86400] s"),
+                                           ("oracle", "radioWindow", "(0, 86400] s")] {
             let base = policy == "coalescing" ? #", "base": {"name": "greedy"}"# : ""
             let text = Self.spec(#"[{"name": "\#(policy)", "params": {"\#(parameter)": "0s"}\#(base)}]"#)
             XCTAssertThrowsError(try ExperimentSpec.parse(text, registry: .standard), text) { error in
                 XCTAssertTrue("\(error)".contains("$.policies[0].params.\(parameter)"), "\(error)")
-                XCTAssertTrue("\(error)".contains("must be positive"), "\(error)")
+                XCTAssertTrue("\(error)".contains("0 s is out of range; allowed: \(range)"), "\(error)")
             }
         }
     }

@@ -9,20 +9,20 @@ import XCTest
 
 final class UsageStructureTests: XCTestCase {
     func testStructureProblemsNameTheJSONPathAndWhatIsAllowed() {
-        var g = GeneratorParameters.default
-        XCTAssertEqual(g.usageStructureProblems(path: "$.population.generator"), [])
-        g.structure.repeatProbability = 1.5
-        g.structure.routineSlotsMax = 0
-        g.apps[2].installProbability = -0.1
-        g.apps[3].contentBurstMeanSize = 0.5
-        let p = g.usageStructureProblems(path: "$.population.generator")
-        XCTAssertEqual(p.count, 4, "\(p)")
-        XCTAssert(p.contains { $0.hasPrefix("$.population.generator.structure.repeatProbability: 1.5") && $0.contains("[0, 1]") })
-        XCTAssert(p.contains { $0.hasPrefix("$.population.generator.structure.routineSlotsMax: 0") && $0.contains("[1, 4]") })
-        XCTAssert(p.contains { $0.hasPrefix("$.population.generator.apps[2].installProbability") })
-        XCTAssert(p.contains { $0.hasPrefix("$.population.generator.apps[3].contentBurstMeanSize") })
-        // The generator's own check includes them.
-        XCTAssertFalse(g.problems().isEmpty)
+        XCTAssertNil(GeneratorParameters.default.rangeProblem)
+        func problem(_ change: (inout GeneratorParameters) -> Void) -> (path: String, message: String)? {
+            var g = GeneratorParameters.default
+            change(&g)
+            return g.rangeProblem
+        }
+        XCTAssertEqual(problem { $0.structure.repeatProbability = 1.5 }?.path, "structure.repeatProbability")
+        XCTAssertEqual(problem { $0.structure.repeatProbability = 1.5 }?.message, "1.5 is out of range; allowed: [0, 1]")
+        XCTAssertEqual(problem { $0.structure.routineSlotsMax = 0 }?.message, "0 is out of range; allowed: [1, 4]")
+        XCTAssertEqual(problem { $0.apps[2].installProbability = -0.1 }?.path, "apps[2].installProbability")
+        XCTAssertEqual(problem { $0.apps[3].contentBurstMeanSize = 0.5 }?.path, "apps[3].contentBurstMeanSize")
+        XCTAssertEqual(problem { $0.structure.routineStrengthMin = 0.9; $0.structure.routineStrengthMax = 0.8 }?.path,
+                       "structure.routineStrengthMin")
+        XCTAssertEqual(problem { for i in $0.apps.indices { $0.apps[i].installProbability = 0 } }?.path, "apps")
     }
 
     func testStructureKeysDecodeWithDefaultsAndRoundTrip() throws {

@@ -95,6 +95,12 @@ public struct ContinuedProcessingRules: DeclaredParameters, Hashable {
               source: "assumption (absent: the OS's lowBatteryPercent)"),
     ]
 
+    /// Under pressure no more run than at all.
+    public var crossFieldProblem: (key: String, message: String)? {
+        maxRunningUnderPressure <= maxRunning ? nil
+            : ("maxRunningUnderPressure", "\(maxRunningUnderPressure) is out of range; allowed: [0, \(maxRunning)] (at most maxRunning)")
+    }
+
     /// Whether the device is under resource pressure in `state`, given the
     /// OS's low-battery line (the default pressure level).
     func underPressure(_ state: DeviceState, lowBatteryPercent: Double) -> Bool {

@@ -117,7 +117,7 @@ public struct ExperimentSpec: Sendable {
             let parameters = try p["generator"].map { g throws(SpecError) in
                 try CodableFromJSON.decode(GeneratorParameters.self, from: g)
             } ?? .default
-            try GeneratorRanges.check(parameters, at: "$.population.generator")
+            try parameters.checkDeclaredRanges(at: "$.population.generator")
             world = .generated(users: try users.int(in: 1...ResourceLimits.maxUsers),
                                days: try days.int(in: 1...ResourceLimits.maxDays), parameters: parameters)
         case let (nil, traces?):

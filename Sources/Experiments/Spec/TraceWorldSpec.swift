@@ -47,7 +47,7 @@ public struct TraceSynthesisSpec: Sendable, Equatable {
             throw generator.error("the generator only synthesises streams; list them in \"synthesise\" (\(TraceStream.allCases.map(\.rawValue).joined(separator: ", "))) or remove \"generator\"")
         }
         let parameters = try CodableFromJSON.decode(GeneratorParameters.self, from: generator)
-        try GeneratorRanges.check(parameters, at: generator.path)
+        try parameters.checkDeclaredRanges(at: generator.path)
         return (directory, TraceSynthesisSpec(streams: streams.sorted(), parameters: parameters), measuredBattery)
     }
 

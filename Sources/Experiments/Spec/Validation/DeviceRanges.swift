@@ -2,7 +2,7 @@ import Traces
 import Device
 
 /// Ranges of `device` (the simulated phone and OS: declared with
-/// ``DeviceConfiguration``, the energy model's here), and the rule that every
+/// ``DeviceConfiguration``, the energy model's with ``EnergyParameters``), and the rule that every
 /// app named under `device.apps` is an app of the world (a misspelt name
 /// would otherwise be silently unused). Documented in `Docs/ExperimentSpec.md`.
 public enum DeviceRanges {
@@ -10,8 +10,6 @@ public enum DeviceRanges {
     /// the world's apps are known.
     public static func check(_ d: DeviceConfiguration, at path: String) throws(SpecError) {
         try d.checkDeclaredRanges(at: path)
-        try EnergyRanges.check(d.energy, at: path + ".energy")
-        try MechanismRanges.check(device: d, at: path)
         try AppModelRanges.check(d.defaultApp, at: path + ".defaultApp")
         for name in d.apps.keys.sorted() {
             try AppModelRanges.check(d.apps[name]!, at: "\(path).apps.\(name)")

@@ -17,17 +17,6 @@ public enum MechanismRanges {
         },
     ]
 
-    /// The one rule between the mechanisms' parameters that their declared
-    /// ranges (``DeclaredParameters``) cannot say.
-    public static func check(device d: DeviceConfiguration, at path: String) throws(SpecError) {
-        let cp = d.continuedProcessing
-        if cp.maxRunningUnderPressure > cp.maxRunning {
-            try RangeRule<ContinuedProcessingRules>("maxRunningUnderPressure",
-                                                    ValueRange(0, Double(cp.maxRunning))) { Double($0.maxRunningUnderPressure) }
-                .check(cp, under: path + ".continuedProcessing")
-        }
-    }
-
     public static func check(app model: AppModel, at path: String) throws(SpecError) {
         try strategy.checkAll(model.silentPush, under: path + ".silentPush")
     }

@@ -9,7 +9,7 @@ public enum TraceSetRanges {
         RangeRule("screenOnDrainWatts", ValueRange(0, 100, unit: "W")) { $0.screenOnDrainWatts },
         RangeRule("idleDrainWatts", ValueRange(0, 100, unit: "W")) { $0.idleDrainWatts },
         RangeRule("chargingWatts", ValueRange(0, 1_000, unit: "W")) { $0.chargingWatts },
-        RangeRule("batteryCapacityWh", ValueRange(0.1, 1_000, unit: "Wh")) { $0.batteryCapacityWh },
+        RangeRule("batteryCapacityWh", .batteryCapacity) { $0.batteryCapacityWh },
         RangeRule("initialBatteryPercent", ValueRange(0, 100, unit: "%")) { $0.initialBatteryPercent },
         RangeRule("lowPowerModeAccept20Probability", .probability) { $0.lowPowerModeAccept20Probability },
         RangeRule("lowPowerModeAccept10Probability", .probability) { $0.lowPowerModeAccept10Probability },
