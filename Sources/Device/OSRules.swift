@@ -33,6 +33,10 @@ public enum Refusal: UInt8, Sendable, Hashable, CaseIterable {
     /// Android: processing work's "device idle" constraint does not hold
     /// (the screen off for less than `AndroidWorkRules.idleThreshold`).
     case deviceNotIdle
+    /// Android: Doze (deep or light idle) defers background work until its
+    /// next maintenance window or until the screen comes on or the charger
+    /// goes in (Docs/AndroidPlatform.md A9).
+    case doze
 
     public var name: String {
         switch self {
@@ -46,6 +50,7 @@ public enum Refusal: UInt8, Sendable, Hashable, CaseIterable {
         case .appInForeground: "app_in_foreground"
         case .appForceQuit: "app_force_quit"
         case .deviceNotIdle: "device_not_idle"
+        case .doze: "doze"
         }
     }
 }

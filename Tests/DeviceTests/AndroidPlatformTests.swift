@@ -40,9 +40,11 @@ final class AndroidPlatformTests: XCTestCase {
     // MARK: - In a run
 
     /// One app, one short session at 1 min, Wi-Fi throughout, no failures,
-    /// no drain; `configure` changes the app and the platform.
+    /// no drain; `configure` changes the app and the platform. Plugged in
+    /// throughout unless `unplugged`, so that Doze (which only a quiet,
+    /// unplugged device enters) leaves the WorkManager rules alone.
     func run(_ platform: DevicePlatform, days: Int = 1, sessionsAt: [SimTime] = [.zero + .minutes(1)],
-             policy: any SchedulingPolicy = RunEverythingAllowed(),
+             unplugged: Bool = false, policy: any SchedulingPolicy = RunEverythingAllowed(),
              _ configure: (inout DeviceConfiguration) -> Void = { _ in }) -> (UserMetrics, [DeviceEvent]) {
         var config = DeviceConfiguration()
         config.platform = platform
@@ -51,7 +53,8 @@ final class AndroidPlatformTests: XCTestCase {
         config.defaultApp.forgetProbability = 0
         configure(&config)
         let trace = flatTrace(days: days, sessions: sessions(at: sessionsAt),
-                              network: [.init(start: .zero, end: SimTime(day: 30), network: .wifi)])
+                              network: [.init(start: .zero, end: SimTime(day: 30), network: .wifi)],
+                              charging: unplugged ? [] : [.init(start: .zero, end: SimTime(day: days))])
         let (m, log) = simulateDeviceWithLog(trace: trace, configuration: config, policy: policy, randomKey: 11)
         return (m, log.events)
     }
@@ -159,7 +162,12 @@ final class AndroidPlatformTests: XCTestCase {
 
     /// The policy's context answers with Android's rules on Android.
     func testTheContextAsksTheDevicesPlatform() {
-        let android = AndroidPlatform(rules: AndroidWorkRules(), apps: 1)
+        // Doze off: this is about the device-idle and battery rules alone
+        // (Doze has its own tests, AndroidPlatformDozeTests).
+        var noDoze = DozeRules()
+        noDoze.deepEnabled = false
+        noDoze.lightEnabled = false
+        let android = AndroidPlatform(rules: AndroidWorkRules(), apps: 1, doze: noDoze)
         var state = DeviceState()
         state.batteryPercent = 17
         android.sync(now: .zero, state: state)

@@ -78,8 +78,11 @@ final class AndroidPlatformPolicyTests: XCTestCase {
                 }
             }
         }
-        // Every base policy but `never` runs some work on Android.
+        // Every base policy but `never` and `oracle` runs some work on
+        // Android. The oracle runs each refresh a few minutes before a
+        // launch, when a screen-off unplugged device is in Doze (A9), and
+        // does not ask again at the next maintenance window.
         let silent = Set(all.map(\.0).filter { !$0.contains("(") }).subtracting(policiesWithRuns)
-        XCTAssertEqual(silent, ["never"])
+        XCTAssertEqual(silent, ["never", "oracle"])
     }
 }

@@ -27,17 +27,31 @@ public final class AndroidPlatform: @unchecked Sendable {
     /// any other event of the device (`.farFuture`: none): a decision
     /// point on the loop's agenda.
     private(set) var nextEventTime: SimTime = SimTime(microseconds: .max)
+    /// Doze's timings (Docs/Android.md A9–A11; AOSP defaults, not yet a
+    /// spec key).
+    public let dozeRules: DozeRules
+    /// Doze, driven by the screen and charger this platform sees at each
+    /// ``sync(now:state:)`` (nil before the first).
+    public private(set) var doze: DozeController?
 
-    init(rules: AndroidWorkRules, apps: Int) {
+    init(rules: AndroidWorkRules, apps: Int, doze: DozeRules = DozeRules()) {
         self.rules = rules
         self.timing = WorkRequestTiming(rules: rules)
         self.failedAttempts = Array(repeating: 0, count: apps)
+        self.dozeRules = doze
     }
 
     /// Follows the device's state at `now` (called after every step of the
-    /// loop and before each use): the screen-off clock, and the next time
-    /// an answer changes.
+    /// loop and before each use): the screen-off clock, Doze's inputs, and
+    /// the next time an answer changes.
     func sync(now: SimTime, state: DeviceState) {
+        if var d = doze {
+            if d.screenOn != state.isScreenOn { d.screenChanged(on: state.isScreenOn, at: now) }
+            if d.charging != state.isCharging { d.chargingChanged(state.isCharging, at: now) }
+            doze = d
+        } else {
+            doze = DozeController(rules: dozeRules, at: now, screenOn: state.isScreenOn, charging: state.isCharging)
+        }
         if state.isScreenOn {
             screenOffSince = nil
         } else if screenOffSince == nil {
@@ -48,6 +62,9 @@ public final class AndroidPlatform: @unchecked Sendable {
             let idle = off + rules.idleThreshold
             if idle > now { next = min(next, idle) }
         }
+        // Doze's next phase change (a window opening or closing) is a
+        // decision point: deferred work starts when a window opens.
+        if let d = doze { next = min(next, d.nextTransition(after: now)) }
         nextEventTime = next
     }
 
@@ -58,14 +75,25 @@ public final class AndroidPlatform: @unchecked Sendable {
         return now - off >= rules.idleThreshold
     }
 
+    /// Doze defers background work at `now`: the device quiet (screen off,
+    /// unplugged) and in deep or light idle, not in a maintenance window.
+    /// The screen and charger are read from `state` too: at a session
+    /// start or plug-in the policy may be asked before this step's `sync`
+    /// has woken Doze.
+    public func dozeDefers(at now: SimTime, state: DeviceState) -> Bool {
+        guard !state.isScreenOn && !state.isCharging, let d = doze else { return false }
+        return d.phase(at: now).defersBackgroundWork
+    }
+
     /// Why Android would not start `request` at `now` in `state`, or nil if
     /// it would. The first broken rule, in this order: earliest begin
     /// (WorkManager's initial delay, period or backoff), Battery Saver,
-    /// battery not low (refresh and fetch), device idle (processing),
+    /// Doze (deep or light idle), battery not low (refresh and fetch), device idle (processing),
     /// the app in the foreground, charging, network, force-stopped.
     public func refusal(for request: TaskRequest, at now: SimTime, state: DeviceState) -> Refusal? {
         if now < request.earliestBegin { return .beforeEarliestBegin }
         if rules.batterySaverHoldsJobs && state.isLowPowerMode { return .lowPowerMode }
+        if dozeDefers(at: now, state: state) { return .doze }  // Docs/AndroidPlatform.md A9
         if request.kind.refreshesContent && !state.isCharging && state.batteryPercent < rules.batteryLowPercent {
             return .lowBattery
         }
