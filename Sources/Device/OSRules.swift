@@ -271,10 +271,19 @@ public struct EligibilityRules: Sendable, Hashable {
         if now < request.earliestBegin { return .beforeEarliestBegin }
         if request.kind.refreshesContent, let why = contentRefreshBlocked(state) { return why }
         if request.kind == .processing && Self.processingBlocked(state) { return .screenOn }
+        return Self.requestRefusal(for: request, state: state)
+    }
+
+    /// The rules every platform keeps, checked last and in this order: the
+    /// app in the foreground, external power, network, the app force-quit.
+    /// Android's platform ends its own list with them too
+    /// (Docs/AndroidPlatform.md A8).
+    @inlinable
+    public static func requestRefusal(for request: TaskRequest, state: DeviceState) -> Refusal? {
         if let f = state.foregroundApp, f == request.app { return .appInForeground }
-        if request.requiresExternalPower && Self.externalPowerMissing(state) { return .needsExternalPower }
-        if request.requiresNetworkConnectivity && Self.networkMissing(state) { return .needsNetwork }
-        if Self.appForceQuit(request.app, state) { return .appForceQuit }
+        if request.requiresExternalPower && externalPowerMissing(state) { return .needsExternalPower }
+        if request.requiresNetworkConnectivity && networkMissing(state) { return .needsNetwork }
+        if appForceQuit(request.app, state) { return .appForceQuit }
         return nil
     }
 }

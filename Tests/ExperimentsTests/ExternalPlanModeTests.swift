@@ -147,16 +147,9 @@ extension ExternalPolicyTests {
         XCTAssertTrue(m.contains("wrote a reply line longer than \(TextLimits.maxLineBytes) bytes, the most a line of any input may have"), m)
         XCTAssertLessThan(Date().timeIntervalSince(start), 30, "the limit stops the read, not the 60 s timeout")
 
-        let p = Process()
-        p.executableURL = CLITests.binary
-        p.arguments = ["run", spec, "--out", dir.path("cli"), "--threads", "1"]
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = Pipe()
-        try p.run()
-        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 65, text)
+        let cli = try CLI.run(["run", spec, "--out", dir.path("cli"), "--threads", "1"])
+        let text = cli.stderr
+        XCTAssertEqual(cli.status, 65, text)
         XCTAssertTrue(text.contains("Error: external policy \"/bin/sh\"") && text.contains("longer than 1048576 bytes"), text)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("cli")))
     }

@@ -103,10 +103,6 @@ public final class AndroidPlatform: @unchecked Sendable {
             && (state.isScreenOn || !deviceIdle(at: now)) {
             return .deviceNotIdle
         }
-        if let f = state.foregroundApp, f == request.app { return .appInForeground }
-        if request.requiresExternalPower && EligibilityRules.externalPowerMissing(state) { return .needsExternalPower }
-        if request.requiresNetworkConnectivity && EligibilityRules.networkMissing(state) { return .needsNetwork }
-        if EligibilityRules.appForceQuit(request.app, state) { return .appForceQuit }
-        return nil
+        return EligibilityRules.requestRefusal(for: request, state: state)  // A8: as on iOS
     }
 }
