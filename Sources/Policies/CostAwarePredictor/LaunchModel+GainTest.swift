@@ -73,7 +73,22 @@ extension LaunchModel {
             t = next
         }
         // Whole hours from here (and a last part-hour), with no short-lived
-        // term: each step's share is at most `share`.
+        // term: read from the app's kept window where that answers
+        // (LaunchWindows.swift), else summed as written.
+        if t < end && survive >= 1e-4 && terms.keepWindows && bar > 0 {
+            terms.windows.ensure(apps: apps, horizon: horizon)
+            if terms.windows.start[a] != t.microseconds / LaunchWindows.hour {
+                terms.fillWindow(app: a, from: t, updatesPerHour: u) { baseRate(app: a, at: $0) }
+            }
+            let whole = (end - t).microseconds / LaunchWindows.hour
+            let last = t + .hours(whole)
+            if let answer = terms.windows.answer(bar, stale: stale, app: a, p: p, survive: survive, whole: Int(whole),
+                                                 rest: end - last, updatesPerHour: u,
+                                                 lastRate: { baseRate(app: a, at: last) }) {
+                return answer
+            }
+        }
+        // Each step's share is at most `share`.
         var day = t.day, hourOfDay = Int(t.timeOfDay.microseconds / SimDuration.microsecondsPerHour)
         var weekend = t.isWeekend
         while t < end && survive >= 1e-4 {
@@ -109,6 +124,11 @@ struct LaunchHourTerms: Sendable {
     /// Index app · 48 + bin; NaN: not worked out for the current rates.
     var rate: [Double] = []
     var happens: [Double] = []
+    /// Per app, the whole-hour sums from one hour boundary on, for the
+    /// same rates (LaunchWindows.swift); `keepWindows` false: summed every
+    /// time (what `GainTestDifferentialTests` compares the windows with).
+    var windows = LaunchWindows()
+    var keepWindows = true
 
     mutating func prepare(app a: Int, revision r: UInt32, updatesPerHour u: Double) {
         if a >= revision.count {
@@ -124,6 +144,7 @@ struct LaunchHourTerms: Sendable {
         revision[a] = r
         updatesPerHour[a] = u
         for bin in a * LaunchModel.bins..<(a + 1) * LaunchModel.bins { rate[bin] = .nan }
+        windows.forget(app: a)
     }
 
     /// The term of `bin` for `app`, worked out from `baseRate` if not yet.
