@@ -1,7 +1,8 @@
-// cost-aware-predictor's kept whole-hour windows (LaunchWindows.swift)
-// against the plain sum: queries minutes apart, so most of them read a
-// window filled by an earlier one, on random models whose rates change
-// in between; bars at the gain, one rounding either side and far off.
+// cost-aware-predictor's kept whole-hour windows (LaunchWindows.swift) and
+// kept noes (LaunchNoUntil.swift) against the plain sum: queries minutes
+// apart, so most of them read a window or a no kept by an earlier one, on
+// random models whose rates change in between; fixed bars (as a run asks)
+// and bars at the gain, one rounding either side and far off.
 @_spi(BuiltInPolicies) import Device
 import Foundation
 @testable import Policies
@@ -12,27 +13,38 @@ import XCTest
 final class GainWindowDifferentialTests: XCTestCase {
     func testKeptWindowsAnswerAsThePlainSum() {
         var rng = TestRandom(seed: 2026)
-        var checked = 0, yes = 0, reused = 0, queries = 0
+        var checked = 0, yes = 0, reused = 0, queries = 0, keptNoes = 0
         for world in 0..<48 {
             let apps = 1 + Int(rng.next() * 5)
             var policy = GainTestDifferentialTests.randomLearner(world: world, apps: apps, &rng)
+            var runLike = policy
             var t = SimTime.zero
             let end = SimTime(day: 2 + Int(rng.next() * 6))
             while t < end {
                 t = t + .seconds(rng.next() * 1200)
                 // Rates change now and then (a launch, a report, a new day).
                 if rng.next() < 0.15 {
+                    var copy = rng
                     GainTestDifferentialTests.randomObservation(&policy, apps: apps, at: t, &rng)
+                    GainTestDifferentialTests.randomObservation(&runLike, apps: apps, at: t, &copy)
                 } else {
-                    var c = PolicyContext(now: t, device: DeviceState(network: .wifi), appCount: apps)
-                    c.now = t
+                    let c = PolicyContext(now: t, device: DeviceState(network: .wifi), appCount: apps)
                     policy.roll(c)
+                    runLike.roll(c)
                 }
                 for b in 0..<apps {
                     let gain = policy.expectedGain(app: b, now: t)
                     // Summed every time: the fast path without the windows.
                     var summed = policy
                     summed.hourTerms.keepWindows = false
+                    // As a run asks: one of two fixed bars (the kept no is
+                    // per bar), in a policy asked nothing else.
+                    let runBar = [0.002, 0.01, 0.03, 0.1, 0.3][world % 5] * (rng.next() < 0.5 ? 1 : 14)
+                    XCTAssertEqual(runLike.gainReaches(runBar, app: b, now: t), gain >= runBar,
+                                   "world \(world), app \(b), t \(t.microseconds), gain \(gain), run bar \(runBar)")
+                    if runLike.hourTerms.noUntil.holds(
+                        LaunchNoUntil.Key(app: b, launches: runLike.launches, updatesPerHour: runLike.content.rate(app: b),
+                                          fetched: runLike.content.lastFetch[b], bar: runBar, now: t), at: t) { keptNoes += 1 }
                     let bars = GainTestDifferentialTests.bars(around: gain, &rng)
                     for bar in bars {
                         let before = policy.hourTerms.windows.start
@@ -52,7 +64,8 @@ final class GainWindowDifferentialTests: XCTestCase {
         XCTAssertGreaterThan(checked, 20_000)
         XCTAssertGreaterThan(yes, checked / 5)
         XCTAssertLessThan(yes, checked * 4 / 5)
-        // Most queries found their window already kept.
+        // Most queries found their window already kept, and many a no.
         XCTAssertGreaterThan(reused, queries / 3)
+        XCTAssertGreaterThan(keptNoes, 1_000)
     }
 }

@@ -77,14 +77,10 @@ extension LaunchModel {
         // (LaunchWindows.swift), else summed as written.
         if t < end && survive >= 1e-4 && terms.keepWindows && bar > 0 {
             terms.windows.ensure(apps: apps, horizon: horizon)
-            if terms.windows.start[a] != t.microseconds / LaunchWindows.hour {
-                terms.fillWindow(app: a, from: t, updatesPerHour: u) { baseRate(app: a, at: $0) }
-            }
             let whole = (end - t).microseconds / LaunchWindows.hour
-            let last = t + .hours(whole)
-            if let answer = terms.windows.answer(bar, stale: stale, app: a, p: p, survive: survive, whole: Int(whole),
-                                                 rest: end - last, updatesPerHour: u,
-                                                 lastRate: { baseRate(app: a, at: last) }) {
+            if let answer = terms.windowAnswer(bar, stale: stale, app: a, p: p, survive: survive, from: t, whole: Int(whole),
+                                               rest: end - (t + .hours(whole)), updatesPerHour: u, share: share,
+                                               baseRate: { baseRate(app: a, at: $0) }) {
                 return answer
             }
         }
@@ -129,6 +125,8 @@ struct LaunchHourTerms: Sendable {
     /// time (what `GainTestDifferentialTests` compares the windows with).
     var windows = LaunchWindows()
     var keepWindows = true
+    /// Per app, a time before which the answer stays no (LaunchNoUntil.swift).
+    var noUntil = LaunchNoUntil()
 
     mutating func prepare(app a: Int, revision r: UInt32, updatesPerHour u: Double) {
         if a >= revision.count {

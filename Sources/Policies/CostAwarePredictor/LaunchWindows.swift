@@ -65,76 +65,87 @@ struct LaunchWindows: Sendable {
     mutating func forget(app a: Int) {
         if a < start.count { start[a] = nil }
     }
+}
 
+extension LaunchHourTerms {
     /// The rule's answer to `stale · p ≥ bar` (bar > 0), where the sum
     /// stands at `p` with `survive` left at the hour boundary `t`, no
     /// short-lived term on from there, `whole` whole hours to go and then
-    /// a last part-hour of `rest` (whose launch rate `lastRate` gives);
-    /// nil where the kept sums are too close to call. The app's window
-    /// must start at `t`.
-    func answer(_ bar: Double, stale: Double, app a: Int, p: Double, survive s0: Double, whole n: Int,
-                rest: SimDuration, updatesPerHour u: Double, lastRate: () -> Double) -> Bool? {
-        let base = a * stride
-        let hi = 1e-4 * (1 + Self.margin), lo = 1e-4 / (1 + Self.margin)
-        // The rule asks `survive >= 1e-4` before each whole hour and before
-        // the last part: the first of those checks that fails, by binary
-        // search (R is non-increasing, and so is S · R). The window is
-        // filled to j = n or to an R_j below 1e-4, which fails.
-        let checks = rest.microseconds > 0 ? n + 1 : n
-        var low = 0, high = min(checks, filled[a])
-        while low < high {
-            let mid = (low + high) / 2
-            if s0 * survive[base + mid] >= hi { low = mid + 1 } else { high = mid }
+    /// a last part-hour of `rest`; nil where the kept sums are too close
+    /// to call. `share` is at least every step's l/(l+u) (so what is left
+    /// to add is at most survive · share); `baseRate` is the app's
+    /// time-of-week rate at a time. The window is extended only as far as
+    /// the answer needs, as the summed loop would go.
+    mutating func windowAnswer(_ bar: Double, stale: Double, app a: Int, p p0: Double, survive s0: Double,
+                               from t: SimTime, whole n: Int, rest: SimDuration, updatesPerHour u: Double,
+                               share: Double, baseRate: (SimTime) -> Double) -> Bool? {
+        let hour = t.microseconds / LaunchWindows.hour
+        let base = a * windows.stride
+        if windows.start[a] != hour {
+            windows.start[a] = hour
+            windows.survive[base] = 1
+            windows.launched[base] = 0
+            windows.filled[a] = 1
         }
-        // `low`: the first check not surely passed (or `checks`: all pass).
-        if low < checks && s0 * survive[base + low] >= lo { return nil }
-        let steps = min(low, n)
-        let sum = p + s0 * launched[base + steps]
-        let yes = bar * (1 + Self.margin), no = bar / (1 + Self.margin)
-        guard low == checks && rest.microseconds > 0 else {
-            // No last part-hour: the sum is complete.
+        let hi = 1e-4 * (1 + LaunchWindows.margin), lo = 1e-4 / (1 + LaunchWindows.margin)
+        let yes = bar * (1 + LaunchWindows.margin), no = bar / (1 + LaunchWindows.margin)
+        /// The answer where the rule's sum ends after `steps` whole hours.
+        func ended(after steps: Int) -> Bool? {
+            let sum = p0 + s0 * windows.launched[base + steps]
             if stale * sum >= yes { return true }
             if stale * sum < no { return false }
             return nil
         }
+        // The rule asks `survive >= 1e-4` before each whole hour and before
+        // the last part (`checks` in all). Among the entries kept, the
+        // first that fails, by binary search (S · R_j is non-increasing).
+        let checks = rest.microseconds > 0 ? n + 1 : n
+        var f = windows.filled[a]
+        var low = 0, high = min(checks, f)
+        while low < high {
+            let mid = (low + high) / 2
+            if s0 * windows.survive[base + mid] >= hi { low = mid + 1 } else { high = mid }
+        }
+        if low < min(checks, f) {
+            return s0 * windows.survive[base + low] >= lo ? nil : ended(after: min(low, n))
+        }
+        // Every kept check passes: on from the last entry kept, extending
+        // the window an hour at a time until the answer is known.
+        while f <= n {
+            let j = f - 1
+            let lower = p0 + s0 * windows.launched[base + j]
+            if stale * lower >= yes { return true }
+            if stale * (lower + s0 * windows.survive[base + j] * share) < no { return false }
+            let at = t + .hours(Int64(j))
+            let bin = (at.isWeekend ? 24 : 0) + Int(at.timeOfDay.microseconds / LaunchWindows.hour)
+            let (l, happens) = term(app: a, bin: bin) { baseRate(at) }
+            var r = windows.survive[base + j], q = windows.launched[base + j]
+            if l + u > 0 {
+                q += r * happens * l / (l + u)
+                r *= 1 - happens
+            }
+            windows.survive[base + f] = r
+            windows.launched[base + f] = q
+            f += 1
+            windows.filled[a] = f
+            if f - 1 < checks {
+                let v = s0 * r
+                if v < hi { return v >= lo ? nil : ended(after: min(f - 1, n)) }
+            }
+        }
+        // Entries 0…n kept and every check passed: the whole hours are in,
+        // then the last part-hour (if any) as one step.
+        guard rest.microseconds > 0 else { return ended(after: n) }
+        let sum = p0 + s0 * windows.launched[base + n]
         if stale * sum >= yes { return true }
-        // The last part-hour adds left · (1 − e^{−x}) · l/(l+u) ≤ left · min(x, 1) · l/(l+u).
-        let l = lastRate(), left = s0 * survive[base + n]
+        // It adds left · (1 − e^{−x}) · l/(l+u) ≤ left · min(x, 1) · l/(l+u).
+        let l = baseRate(t + .hours(Int64(n))), left = s0 * windows.survive[base + n]
         guard l + u > 0 else { return stale * sum < no ? false : nil }
-        let x = (l + u) * rest.inHours, share = l / (l + u)
-        if stale * (sum + left * min(x, 1) * share) < no { return false }
-        let full = sum + left * -expm1(-x) * share
+        let x = (l + u) * rest.inHours, last = l / (l + u)
+        if stale * (sum + left * min(x, 1) * last) < no { return false }
+        let full = sum + left * -expm1(-x) * last
         if stale * full >= yes { return true }
         if stale * full < no { return false }
         return nil
-    }
-}
-
-extension LaunchHourTerms {
-    /// The app's window from the hour boundary `t`, summed from its kept
-    /// whole-hour terms until R_j < 1e-4 (after which the rule has
-    /// stopped, as S ≤ 1) or the horizon's whole hours are in.
-    mutating func fillWindow(app a: Int, from t: SimTime, updatesPerHour u: Double, baseRate: (SimTime) -> Double) {
-        let base = a * windows.stride
-        var s = 1.0, p = 0.0, j = 0
-        windows.survive[base] = 1
-        windows.launched[base] = 0
-        var hourOfDay = Int(t.timeOfDay.microseconds / LaunchWindows.hour), day = t.day
-        var weekend = t.isWeekend
-        while j + 1 < windows.stride && s >= 1e-4 {
-            let at = t + .hours(Int64(j))
-            let (l, happens) = term(app: a, bin: (weekend ? 24 : 0) + hourOfDay) { baseRate(at) }
-            if l + u > 0 {
-                p += s * happens * l / (l + u)
-                s *= 1 - happens
-            }
-            j += 1
-            windows.survive[base + j] = s
-            windows.launched[base + j] = p
-            hourOfDay += 1
-            if hourOfDay == 24 { hourOfDay = 0; day += 1; weekend = SimTime(day: day).isWeekend }
-        }
-        windows.filled[a] = j + 1
-        windows.start[a] = t.microseconds / LaunchWindows.hour
     }
 }
