@@ -143,7 +143,7 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
     mutating func gainReaches(_ bar: Double, app a: Int, now: SimTime) -> Bool {
         let u = content.rate(app: a), fetched = a < content.lastFetch.count ? content.lastFetch[a] : nil
         let key = LaunchNoUntil.Key(app: a, launches: launches, updatesPerHour: u, fetched: fetched, bar: bar, now: now)
-        if hourTerms.keepWindows && hourTerms.noUntil.holds(key, at: now) { return false }
+        if hourTerms.keepWindows && hourTerms.noUntil.holds(key, at: now) && !launches.boosted(app: a, at: now) { return false }
         let stale = content.staleProbability(app: a, now: now)
         guard stale > 0 else { return 0 >= bar }
         let answer = launches.launchBeforeUpdateReaches(bar, stale: stale, app: a, now: now, updatesPerHour: u,

@@ -51,9 +51,6 @@ struct LaunchModel: Sendable {
     /// (its launch, a new day), so what is derived from them
     /// (`LaunchHourTerms`) can tell when it is out of date.
     private(set) var revision: [UInt32] = []
-    /// Bumped at every session end, which may turn on any app's
-    /// previous-app term (`LaunchNoUntil` tells by it).
-    private(set) var sessionEnds: UInt32 = 0
 
     static let bins = 48
 
@@ -125,7 +122,6 @@ struct LaunchModel: Sendable {
         ensure(apps: b + 1)
         sessionsEnded[b] += 1
         lastEnded = (b, t)
-        sessionEnds &+= 1
     }
 
     /// The app's flat mean, launches per hour over the days observed.

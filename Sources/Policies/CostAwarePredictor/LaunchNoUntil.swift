@@ -9,8 +9,8 @@ import SimCore
 /// toward 1 at a known rate. So one no bounds the next ones: they cost a
 /// comparison instead of a test (Docs/Performance.md).
 ///
-/// Within the hour of `now`, with no short-lived term on (none can start
-/// without a launch or a session end, which change the key), the rule's
+/// Within the hour of `now`, with no short-lived term on (checked when a
+/// kept no is read: a session end may start one for any app), the rule's
 /// P(launch first) is h₀ · s₀ + (1 − h₀) · X: a mix of the share s₀ =
 /// l/(l+u) of the part-hour to the next boundary and the sum X from that
 /// boundary on, which is at most P_j + R_j · share after any j whole
@@ -23,13 +23,12 @@ import SimCore
 /// (`GainTestDifferentialTests`, `GainWindowDifferentialTests`).
 struct LaunchNoUntil: Sendable {
     /// What a kept no was worked out for: the app's rates (its launch
-    /// model revision, the session-end count, its content rate), its last
-    /// fetch, the bar and the hour.
+    /// model revision and its content rate), its last fetch, the bar and
+    /// the hour.
     struct Key: Equatable, Sendable {
         var app: Int
         var hour: Int64
         var revision: UInt32
-        var sessionEnds: UInt32
         var updatesPerHour: UInt64
         var fetched: Int64
         var bar: UInt64
@@ -41,7 +40,6 @@ struct LaunchNoUntil: Sendable {
             app = a
             hour = now.microseconds / LaunchWindows.hour
             revision = launches.revision[a]
-            sessionEnds = launches.sessionEnds
             updatesPerHour = u.bitPattern
             self.fetched = fetched?.microseconds ?? .min
             self.bar = bar.bitPattern
@@ -95,8 +93,7 @@ extension LaunchHourTerms {
               a < windows.start.count, windows.start[a] == key.hour + 1,
               // The window is for these rates (`prepare` may not have run since they changed).
               revision[a] == key.revision, updatesPerHour[a].bitPattern == key.updatesPerHour else { return }
-        let extra = launches.boosts(app: a, at: now)
-        guard !(extra.recency > 0 && extra.recencyUntil > now) && !(extra.previous > 0 && extra.previousUntil > now) else { return }
+        guard !launches.boosted(app: a, at: now) else { return }
         let l = launches.baseRate(app: a, at: now), most = launches.maxBaseRate(app: a)
         let first = l + u > 0 ? l / (l + u) : 0, share = most + u > 0 ? most / (most + u) : 0
         let j = min(windows.filled[a] - 1, covered), base = a * windows.stride
@@ -115,5 +112,13 @@ extension LaunchHourTerms {
         }
         guard end > now else { return }
         noUntil.keep(key, until: end)
+    }
+}
+
+extension LaunchModel {
+    /// A short-lived term (recency or previous app) of `app` is on at `t`.
+    func boosted(app a: Int, at t: SimTime) -> Bool {
+        let extra = boosts(app: a, at: t)
+        return (extra.recency > 0 && extra.recencyUntil > t) || (extra.previous > 0 && extra.previousUntil > t)
     }
 }
