@@ -141,15 +141,10 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
     /// summing further than the answer needs and with whole-hour terms
     /// reused (LaunchModel+GainTest.swift); the same answer every time.
     mutating func gainReaches(_ bar: Double, app a: Int, now: SimTime) -> Bool {
-        let u = content.rate(app: a), fetched = a < content.lastFetch.count ? content.lastFetch[a] : nil
-        let key = LaunchNoUntil.Key(app: a, launches: launches, updatesPerHour: u, fetched: fetched, bar: bar, now: now)
-        if hourTerms.keepWindows && hourTerms.noUntil.holds(key, at: now) && !launches.boosted(app: a, at: now) { return false }
         let stale = content.staleProbability(app: a, now: now)
         guard stale > 0 else { return 0 >= bar }
-        let answer = launches.launchBeforeUpdateReaches(bar, stale: stale, app: a, now: now, updatesPerHour: u,
-                                                        horizon: horizon, terms: &hourTerms)
-        if !answer, let key, hourTerms.keepWindows { hourTerms.keepNo(key, launches: launches, horizon: horizon, now: now) }
-        return answer
+        return launches.launchBeforeUpdateReaches(bar, stale: stale, app: a, now: now, updatesPerHour: content.rate(app: a),
+                                                  horizon: horizon, terms: &hourTerms)
     }
 
     public mutating func decide(context: PolicyContext) -> PolicyDecision {

@@ -125,8 +125,6 @@ struct LaunchHourTerms: Sendable {
     /// time (what `GainTestDifferentialTests` compares the windows with).
     var windows = LaunchWindows()
     var keepWindows = true
-    /// Per app, a time before which the answer stays no (LaunchNoUntil.swift).
-    var noUntil = LaunchNoUntil()
 
     mutating func prepare(app a: Int, revision r: UInt32, updatesPerHour u: Double) {
         if a >= revision.count {

@@ -28,6 +28,8 @@ import SimCore
 struct LaunchWindows: Sendable {
     /// Entries per app: the horizon's whole hours + 1 (set by `reset`).
     private(set) var stride = 0
+    /// The horizon `stride` is for.
+    private(set) var horizon = SimDuration.zero
     /// Per app: the hour (since the trace's start) the kept window starts
     /// at (nil: none kept for the current rates), and how many entries of
     /// it are filled.
@@ -44,7 +46,10 @@ struct LaunchWindows: Sendable {
 
     /// Makes room for `apps` apps and a horizon of `horizon`; forgets every
     /// window if the horizon's length changed.
+    @inline(__always)
     mutating func ensure(apps: Int, horizon: SimDuration) {
+        if horizon == self.horizon && apps <= start.count { return }
+        self.horizon = horizon
         let k = Int(horizon.microseconds / Self.hour) + 1
         if k != stride {
             stride = k
