@@ -32,10 +32,11 @@ final class GainTestDifferentialTests: XCTestCase {
     }
 
     /// Feeds `policy` a random launch, session end or refresh report of one
-    /// of `apps` apps at `t` (or nothing), and rolls it to `t` as a decision would.
+    /// of `apps` apps at `t` (or nothing), in `context` (Wi-Fi if nil), and
+    /// rolls it to `t` as a decision would.
     static func randomObservation(_ policy: inout CostAwarePredictorPolicy, apps: Int, at t: SimTime,
-                                  _ rng: inout TestRandom) {
-        var c = PolicyContext(now: .zero, device: DeviceState(network: .wifi), appCount: apps)
+                                  context: PolicyContext? = nil, _ rng: inout TestRandom) {
+        var c = context ?? PolicyContext(now: .zero, device: DeviceState(network: .wifi), appCount: apps)
         c.now = t
         let a = Int32(rng.next() * Double(apps))
         switch rng.next() {
