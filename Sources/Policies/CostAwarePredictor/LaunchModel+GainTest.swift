@@ -24,6 +24,12 @@ import SimCore
 ///   comes round until the app's rates change (`LaunchHourTerms`). The
 ///   sum adds the same terms in the same order, so its value is the rule's
 ///   bit for bit.
+/// - **Keep whole-hour sums.** From an hour boundary on, the sum's
+///   prefixes are kept per app for its current rates (`LaunchWindows`),
+///   extended only as far as an answer needs, so the tests of the same
+///   app within the hour read them. They round differently from the
+///   running sum, so they answer only where the gain is more than a
+///   relative 1e-9 from the bar; closer calls are summed as written.
 ///
 /// `GainTestDifferentialTests` checks the answers against the plain sum
 /// on random models and contexts.
