@@ -127,10 +127,13 @@ public struct ModelAwareBoundPolicy: SchedulingPolicy {
     }
 
     public mutating func decide(context: PolicyContext) -> PolicyDecision {
-        guard let model = context.model else { return .none }
-        let now = context.now
         guard context.device.network.isOnline else { return .none }  // a state change brings the next decision
-        gains.prepare(model)
+        // The model, once: the runner gives a policy one user's, which does not change.
+        if gains.model == nil {
+            guard let model = context.model else { return .none }
+            gains.prepare(model)
+        }
+        let now = context.now
         let bar = minGainPerJoule * cost.joules(context)
         var run: [RequestID] = []
         var wake: SimTime? = nil

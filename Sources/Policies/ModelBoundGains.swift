@@ -36,6 +36,9 @@ struct ModelBoundGains: Sendable {
     /// P(launch first) at the start of each hour of the trace, index
     /// hour · apps + app (NaN: not worked out yet).
     var launchFirstByHour: [Double] = []
+    /// Per app: the last fetch asked about and its expected updates from
+    /// the midnight before it (`expectedUpdates`).
+    var fetchTerm: [(at: SimTime, updates: Double)] = []
 
     /// Works out the terms from `model` at the first call (the runner
     /// makes a policy per user, whose model does not change).
@@ -47,6 +50,7 @@ struct ModelBoundGains: Sendable {
         updateRate = Array(repeating: 0, count: apps * 48)
         happens = Array(repeating: 0, count: apps * 48)
         cumulativeUpdates = Array(repeating: 0, count: apps * 25)
+        fetchTerm = Array(repeating: (SimTime(microseconds: -1), 0), count: apps)
         for a in 0..<apps {
             for bin in 0..<48 {
                 // A time in that bin (day 5 is a Saturday) read through the
@@ -115,7 +119,11 @@ struct ModelBoundGains: Sendable {
     /// a difference of cumulative sums, and a bound on how far the walk's
     /// rounding can be from it: both sums are within a few hundred
     /// roundings of the exact value of at most three days' updates.
-    func expectedUpdates(app a: Int, from: SimTime, to: SimTime) -> (m: Double, error: Double) {
+    ///
+    /// The term of the last fetch (`from`, while it is within the 48 hours)
+    /// is kept per app until the next fetch: the same arithmetic, so the
+    /// same value, worked out once instead of at every test.
+    mutating func expectedUpdates(app a: Int, from: SimTime, to: SimTime) -> (m: Double, error: Double) {
         let start = max(from, to - .hours(48))
         guard start < to else { return (0, 0) }
         let perDay = cumulativeUpdates[a * 25 + 24]
@@ -129,6 +137,13 @@ struct ModelBoundGains: Sendable {
             let intoHour = Double(ofDay - Int64(h) * SimDuration.microsecondsPerHour) / Double(SimDuration.microsecondsPerHour)
             return Double(days - firstDay) * perDay + cumulativeUpdates[a * 25 + h] + updateRate[a * 48 + h] * intoHour
         }
-        return (cumulative(to) - cumulative(start), 1e-12 * (1 + 3 * perDay))
+        let atStart: Double
+        if start == from {
+            if fetchTerm[a].at != from { fetchTerm[a] = (from, cumulative(from)) }
+            atStart = fetchTerm[a].updates
+        } else {
+            atStart = cumulative(start)
+        }
+        return (cumulative(to) - atStart, 1e-12 * (1 + 3 * perDay))
     }
 }

@@ -83,21 +83,8 @@ final class DecisionDifferentialTests: XCTestCase {
             let end = SimTime(day: 2 + Int(rng.next() * 6))
             while t < end {
                 t = t + .seconds(rng.next() * rng.next() * 3 * 3600)
-                var c = randomContext(now: t, apps: apps, &rng)
-                let a = Int32(rng.next() * Double(apps))
-                switch rng.next() {
-                case ..<0.35: policy.observe(.launch(app: a), context: c)
-                case ..<0.6: policy.observe(.sessionEnded(app: a), context: c)
-                case ..<0.8:
-                    let r = TaskRequest(id: RequestID(1), app: a, identifier: 0, kind: .appRefresh, earliestBegin: t,
-                                        submittedAt: t)
-                    let result: FetchResult = rng.next() < 0.4 ? .newData : .noData
-                    policy.observe(.taskFinished(TaskReport(request: r, start: t, end: t + .seconds(2 as Int64),
-                                                            outcome: .success, fetchResult: result)), context: c)
-                default: break
-                }
-                c.now = t
-                policy.roll(c)
+                let c = randomContext(now: t, apps: apps, &rng)
+                GainTestDifferentialTests.randomObservation(&policy, apps: apps, at: t, context: c, &rng)
                 let plain = plainDecide(policy, c)
                 var fast = policy
                 XCTAssertEqual(fast.decide(context: c), plain, "world \(world), t \(t.microseconds)")

@@ -12,9 +12,48 @@ import XCTest
 
 final class GainTestDifferentialTests: XCTestCase {
     /// Bars around `gain`: far below and above, at it, one step either side.
-    func bars(around gain: Double, _ rng: inout TestRandom) -> [Double] {
+    static func bars(around gain: Double, _ rng: inout TestRandom) -> [Double] {
         [gain, gain.nextUp, gain.nextDown, gain * (1 + 1e-12), gain * (1 - 1e-12), gain * 0.5, gain * 2 + 1e-9,
          rng.next() * 0.5, 0, rng.next() < 0.5 ? 1e-300 : 10]
+    }
+
+    /// A `cost-aware-predictor` of random parameters (by `world`) for
+    /// `apps` apps.
+    static func randomLearner(world: Int, apps: Int, _ rng: inout TestRandom) -> CostAwarePredictorPolicy {
+        var policy = CostAwarePredictorPolicy(
+            decay: [1, 0.95, 0.5][world % 3], priorDays: [1, 0, 0.3][world % 3 == 1 ? 1 : (world / 3) % 3],
+            timeOfWeek: world % 4 != 3,
+            recencyWindow: world % 5 == 4 ? nil : .minutes(Int64(5 + rng.next() * 60)),
+            transitionWindow: world % 7 == 6 ? nil : .minutes(Int64(2 + rng.next() * 30)),
+            learnContent: world % 6 != 5, priorUpdatesPerHour: [0.5, 0, 3, 0.01][world % 4],
+            priorHours: world % 9 == 8 ? 0 : 2)
+        policy.horizon = [.hours(24), .hours(1), .minutes(90), .hours(49)][world % 4]
+        return policy
+    }
+
+    /// Feeds `policy` a random launch, session end or refresh report of one
+    /// of `apps` apps at `t` (or nothing), in `context` (Wi-Fi if nil), and
+    /// rolls it to `t` as a decision would.
+    static func randomObservation(_ policy: inout CostAwarePredictorPolicy, apps: Int, at t: SimTime,
+                                  context: PolicyContext? = nil, _ rng: inout TestRandom) {
+        var c = context ?? PolicyContext(now: .zero, device: DeviceState(network: .wifi), appCount: apps)
+        c.now = t
+        let a = Int32(rng.next() * Double(apps))
+        switch rng.next() {
+        case ..<0.35:
+            policy.observe(.launch(app: a), context: c)
+        case ..<0.6:
+            policy.observe(.sessionEnded(app: a), context: c)
+        case ..<0.8:
+            let r = TaskRequest(id: RequestID(1), app: a, identifier: 0, kind: .appRefresh, earliestBegin: t,
+                                submittedAt: t)
+            let result: FetchResult = rng.next() < 0.4 ? .newData : .noData
+            policy.observe(.taskFinished(TaskReport(request: r, start: t, end: t + .seconds(2 as Int64),
+                                                    outcome: .success, fetchResult: result)), context: c)
+        default:
+            break
+        }
+        policy.roll(c)
     }
 
     func testCostAwarePredictorAnswersAsThePlainSum() {
@@ -22,15 +61,7 @@ final class GainTestDifferentialTests: XCTestCase {
         var checked = 0, yes = 0
         for world in 0..<60 {
             let apps = 1 + Int(rng.next() * 6)
-            var policy = CostAwarePredictorPolicy(
-                decay: [1, 0.95, 0.5][world % 3], priorDays: [1, 0, 0.3][world % 3 == 1 ? 1 : (world / 3) % 3],
-                timeOfWeek: world % 4 != 3,
-                recencyWindow: world % 5 == 4 ? nil : .minutes(Int64(5 + rng.next() * 60)),
-                transitionWindow: world % 7 == 6 ? nil : .minutes(Int64(2 + rng.next() * 30)),
-                learnContent: world % 6 != 5, priorUpdatesPerHour: [0.5, 0, 3, 0.01][world % 4],
-                priorHours: world % 9 == 8 ? 0 : 2)
-            policy.horizon = [.hours(24), .hours(1), .minutes(90), .hours(49)][world % 4]
-            let context = PolicyContext(now: .zero, device: DeviceState(network: .wifi), appCount: apps)
+            var policy = Self.randomLearner(world: world, apps: apps, &rng)
             // A random week of launches, session ends and refresh reports,
             // with the gain asked for at random times in between (the kept
             // terms must follow every change of rates).
@@ -38,28 +69,10 @@ final class GainTestDifferentialTests: XCTestCase {
             let end = SimTime(day: 3 + Int(rng.next() * 9))
             while t < end {
                 t = t + .seconds(rng.next() * rng.next() * 4 * 3600)
-                var c = context
-                c.now = t
-                let a = Int32(rng.next() * Double(apps))
-                switch rng.next() {
-                case ..<0.35:
-                    policy.observe(.launch(app: a), context: c)
-                case ..<0.6:
-                    policy.observe(.sessionEnded(app: a), context: c)
-                case ..<0.8:
-                    let r = TaskRequest(id: RequestID(1), app: a, identifier: 0, kind: .appRefresh, earliestBegin: t,
-                                        submittedAt: t)
-                    let result: FetchResult = rng.next() < 0.4 ? .newData : .noData
-                    policy.observe(.taskFinished(TaskReport(request: r, start: t, end: t + .seconds(2 as Int64),
-                                                            outcome: .success, fetchResult: result)), context: c)
-                default:
-                    break
-                }
-                // The policy rolls the day at each decision; do it here too.
-                policy.roll(c)
+                Self.randomObservation(&policy, apps: apps, at: t, &rng)
                 for b in 0..<apps {
                     let gain = policy.expectedGain(app: b, now: t)
-                    for bar in bars(around: gain, &rng) {
+                    for bar in Self.bars(around: gain, &rng) {
                         let plain = gain >= bar
                         XCTAssertEqual(policy.gainReaches(bar, app: b, now: t), plain,
                                        "world \(world), app \(b), t \(t.microseconds), gain \(gain), bar \(bar)")
@@ -117,7 +130,7 @@ final class GainTestDifferentialTests: XCTestCase {
                     let plain = ModelAwareBoundPolicy.expectedUpdates(model, app: a, from: fetchedAt, to: now)
                     if plain <= 30 { XCTAssertLessThanOrEqual(abs(m - plain), error / 100, "app \(a) \(fetchedAt) \(now)") }
                 }
-                for bar in bars(around: gain, &rng) {
+                for bar in Self.bars(around: gain, &rng) {
                     let plain = ModelAwareBoundPolicy.gainReaches(bar, model, app: a, fetchedAt: fetchedAt, now: now)
                     XCTAssertEqual(plain, gain >= bar)
                     XCTAssertEqual(gains.reaches(bar, app: a, fetchedAt: fetchedAt, now: now), plain,

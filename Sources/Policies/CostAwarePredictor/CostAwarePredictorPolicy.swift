@@ -138,8 +138,10 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
     }
 
     /// The rule's test, `expectedGain(app:now:) >= bar`, answered without
-    /// summing further than the answer needs and with whole-hour terms
-    /// reused (LaunchModel+GainTest.swift); the same answer every time.
+    /// summing further than the answer needs, with whole-hour terms and
+    /// sums reused (LaunchModel+GainTest.swift, LaunchWindows.swift); the
+    /// same answer every time: where the kept sums' rounding could matter
+    /// (gain within a relative 1e-9 of the bar) the sum is done as written.
     mutating func gainReaches(_ bar: Double, app a: Int, now: SimTime) -> Bool {
         let stale = content.staleProbability(app: a, now: now)
         guard stale > 0 else { return 0 >= bar }

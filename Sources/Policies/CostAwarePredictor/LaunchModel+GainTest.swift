@@ -24,6 +24,12 @@ import SimCore
 ///   comes round until the app's rates change (`LaunchHourTerms`). The
 ///   sum adds the same terms in the same order, so its value is the rule's
 ///   bit for bit.
+/// - **Keep whole-hour sums.** From an hour boundary on, the sum's
+///   prefixes are kept per app for its current rates (`LaunchWindows`),
+///   extended only as far as an answer needs, so the tests of the same
+///   app within the hour read them. They round differently from the
+///   running sum, so they answer only where the gain is more than a
+///   relative 1e-9 from the bar; closer calls are summed as written.
 ///
 /// `GainTestDifferentialTests` checks the answers against the plain sum
 /// on random models and contexts.
@@ -73,7 +79,18 @@ extension LaunchModel {
             t = next
         }
         // Whole hours from here (and a last part-hour), with no short-lived
-        // term: each step's share is at most `share`.
+        // term: read from the app's kept window where that answers
+        // (LaunchWindows.swift), else summed as written.
+        if t < end && survive >= 1e-4 && terms.keepWindows && bar > 0 {
+            terms.windows.ensure(apps: apps, horizon: horizon)
+            let whole = (end - t).microseconds / LaunchWindows.hour
+            if let answer = terms.windowAnswer(bar, stale: stale, app: a, p: p, survive: survive, from: t, whole: Int(whole),
+                                               rest: end - (t + .hours(whole)), updatesPerHour: u, share: share,
+                                               baseRate: { baseRate(app: a, at: $0) }) {
+                return answer
+            }
+        }
+        // Each step's share is at most `share`.
         var day = t.day, hourOfDay = Int(t.timeOfDay.microseconds / SimDuration.microsecondsPerHour)
         var weekend = t.isWeekend
         while t < end && survive >= 1e-4 {
@@ -109,6 +126,11 @@ struct LaunchHourTerms: Sendable {
     /// Index app · 48 + bin; NaN: not worked out for the current rates.
     var rate: [Double] = []
     var happens: [Double] = []
+    /// Per app, the whole-hour sums from one hour boundary on, for the
+    /// same rates (LaunchWindows.swift); `keepWindows` false: summed every
+    /// time (what `GainTestDifferentialTests` compares the windows with).
+    var windows = LaunchWindows()
+    var keepWindows = true
 
     mutating func prepare(app a: Int, revision r: UInt32, updatesPerHour u: Double) {
         if a >= revision.count {
@@ -124,6 +146,7 @@ struct LaunchHourTerms: Sendable {
         revision[a] = r
         updatesPerHour[a] = u
         for bin in a * LaunchModel.bins..<(a + 1) * LaunchModel.bins { rate[bin] = .nan }
+        windows.forget(app: a)
     }
 
     /// The term of `bin` for `app`, worked out from `baseRate` if not yet.
