@@ -27,15 +27,17 @@ extension ExternalPolicyTests {
         let spec = try write(spec: #"""
             {"name": "greedy"}, \#(greedy),
             \#(external("py-greedy-decide", "greedy.py", ["--decide"])),
+            \#(external("py-greedy-plans", "greedy.py", ["--plans"])),
             {"name": "fixed-interval", "label": "fixed", "params": {"interval": "30m", "flex": "10m"}}, \#(fixed),
             \#(external("py-fixed-decide", "fixed_interval.py", ["--decide"], params: #", "interval": "30m", "flex": "10m""#)),
+            \#(external("py-fixed-plans", "fixed_interval.py", ["--plans"], params: #", "interval": "30m", "flex": "10m""#)),
             {"name": "coalescing", "base": {"name": "greedy"}}, {"name": "coalescing", "label": "py-coalescing", "base": \#(greedy)},
             {"name": "exponential-backoff", "label": "backoff", "base": {"name": "fixed-interval", "params": {"interval": "30m", "flex": "10m"}}},
             {"name": "exponential-backoff", "label": "py-backoff", "base": \#(fixed)}
             """#, users: 3, days: 2)
         guard case .completed = try run(spec, out: "o", threads: 2) else { return XCTFail() }
-        let pairs = [("greedy", "py-greedy"), ("greedy", "py-greedy-decide"),
-                     ("fixed", "py-fixed"), ("fixed", "py-fixed-decide"),
+        let pairs = [("greedy", "py-greedy"), ("greedy", "py-greedy-decide"), ("greedy", "py-greedy-plans"),
+                     ("fixed", "py-fixed"), ("fixed", "py-fixed-decide"), ("fixed", "py-fixed-plans"),
                      ("coalescing(greedy)", "py-coalescing"),
                      ("backoff", "py-backoff")]
         for (builtIn, external) in pairs {
@@ -45,13 +47,13 @@ extension ExternalPolicyTests {
         }
     }
 
-    /// The plan-mode greedy is asked once per decision point with a new
-    /// request (about half of them on the default world), not at every
-    /// one, and passes the conformance check.
+    /// The plan-mode greedy (`--plans`) is asked once per decision point
+    /// with a new request (about half of them on the default world), not
+    /// at every one, and passes the conformance check.
     func testPlanModeAsksFarLessOftenThanDecisionPoints() throws {
         try skipWithoutPython()
         let config = PolicyConfiguration(name: "external", params: [
-            "command": .array([.string("python3"), .string(Self.python.appendingPathComponent("greedy.py").path)])])
+            "command": .array([.string("python3"), .string(Self.python.appendingPathComponent("greedy.py").path), .string("--plans")])])
         let made = try PolicyRegistry.standard.makeOwningResources(config)
         defer { for r in made.resources { r.shutDown() } }
         let host = try XCTUnwrap(made.resources.first as? ExternalDecisionHost)
