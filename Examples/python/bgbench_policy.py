@@ -196,9 +196,10 @@ class PlanningPolicy(Policy):
         whose rules bgbench dropped, at each `plans` reply."""
         return None
 
-    def uses_rules(self):
+    @classmethod
+    def uses_rules(cls):
         """Whether the class gives standing rules (`hello_rules` or `rule`)."""
-        return bool(self.hello_rules) or type(self).rule is not PlanningPolicy.rule
+        return bool(cls.hello_rules) or cls.rule is not PlanningPolicy.rule
 
     def decide(self, ctx):
         now = ctx.now
@@ -225,15 +226,30 @@ def _plans_reply(policy, message, stale=None):
     if stale:
         rules = []
         for app in sorted(stale):
-            for kind in KINDS:
-                rule = policy.rule(app, kind)
-                if rule is not None:
-                    rule.app, rule.kind = app, kind
-                    rules.append(rule.json())
+            rules.extend(_app_rules(policy, app))
         stale.clear()
         if rules:
             reply += ',"rules":[' + ",".join(rules) + "]"
     return reply + "}\n"
+
+
+def _app_rules(policy, app):
+    """The JSON of `app`'s rules, as few as give every kind its own: one
+    for every kind with the plan most kinds share, then one per other kind
+    (a later rule replaces an earlier one where they overlap); one per
+    kind that has one when some kind has none."""
+    by_kind = [(kind, policy.rule(app, kind)) for kind in KINDS]
+    plans = [None if r is None else (r.run_from, r.wake_at) for _, r in by_kind]
+    # A kind without a rule must stay uncovered: then one rule per kind.
+    common = None if None in plans else max(plans, key=plans.count)
+    out = []
+    if common is not None:
+        out.append(Rule(common[0], common[1], app=app).json())
+    for (kind, rule), plan in zip(by_kind, plans):
+        if plan != common and rule is not None:
+            rule.app, rule.kind = app, kind
+            out.append(rule.json())
+    return out
 
 
 def _write(out, message):
@@ -280,7 +296,7 @@ def serve(policy_class, stdin=None, stdout=None, pending_delta=True, plans=None,
     if plans is None:
         plans = issubclass(policy_class, PlanningPolicy)
     if rules is None:
-        rules = plans and PlanningPolicy.uses_rules(policy_class)
+        rules = plans and issubclass(policy_class, PlanningPolicy) and policy_class.uses_rules()
     per_rule = rules and policy_class.rule is not PlanningPolicy.rule
     stale = set()       # apps whose standing rules bgbench dropped
     stdin = stdin or sys.stdin

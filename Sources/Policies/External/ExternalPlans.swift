@@ -92,7 +92,7 @@ struct ExternalPlans {
     }
 
     /// A `plans` reply: a plan per request asked, and standing rules.
-    struct Reply {
+    struct Reply: Equatable {
         var plans: [Plan]
         var rules: [ExternalRule]
     }

@@ -88,6 +88,13 @@ struct ExternalRule: Equatable, Sendable {
         return Int64(t)
     }
 
+    init(app: Int? = nil, kind: TaskKind? = nil, runFrom: Int64?, wakeAt: Int64?) {
+        self.app = app
+        self.kind = kind
+        self.runFrom = runFrom
+        self.wakeAt = wakeAt
+    }
+
     private init() {}
 }
 

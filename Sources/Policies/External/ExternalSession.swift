@@ -93,6 +93,7 @@ final class ExternalSession: @unchecked Sendable {
             try p.send(message, deadline: host.deadline(), stop: stop)
             let reply = try p.readLine(deadline: host.deadline(), stop: stop)
             host.roundTrips.wrappingAdd(1, ordering: .relaxed)
+            if let fast = ExternalFastReplies.decision(reply, pending: context.pending) { return fast }
             return try Self.decision(ExternalReply.object(reply), pending: context.pending, now: context.now)
         } catch DecisionProcess.Failure.stopped {
             quit()
@@ -118,7 +119,9 @@ final class ExternalSession: @unchecked Sendable {
                 try p.send(message, deadline: host.deadline(), stop: stop)
                 let reply = try p.readLine(deadline: host.deadline(), stop: stop)
                 host.roundTrips.wrappingAdd(1, ordering: .relaxed)
-                plans!.keep(try ExternalPlans.parse(ExternalReply.object(reply), asked: asked, apps: appCount), for: asked)
+                let answer = try ExternalFastReplies.plans(reply, asked: asked, apps: appCount)
+                    ?? ExternalPlans.parse(ExternalReply.object(reply), asked: asked, apps: appCount)
+                plans!.keep(answer, for: asked)
             } catch DecisionProcess.Failure.stopped {
                 quit()
                 return .none

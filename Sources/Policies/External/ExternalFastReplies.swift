@@ -1,0 +1,92 @@
+import Device
+import SimCore
+
+/// The fast path of the replies read at every round trip: a `decision` or
+/// a `plans` reply read with ``ReplyJSON`` and checked as the slow path
+/// checks it. Nil for anything else — another type, an `error`, any field
+/// the slow path would refuse or might read differently — and the caller
+/// then reads the line the slow way, which gives the same answer or names
+/// the problem. So only well-formed replies take this path, and they give
+/// exactly what the slow path gives.
+enum ExternalFastReplies {
+    /// A `decision` reply to a `decide` whose pending list was `pending`.
+    static func decision(_ line: [UInt8], pending: [TaskRequest]) -> PolicyDecision? {
+        guard let o = ReplyJSON.parse(line), o["type"] == .string("decision") else { return nil }
+        var run: [RequestID] = []
+        switch o["run"] {
+        case nil, .null?: break
+        case .array(let ids)?:
+            run.reserveCapacity(ids.count)
+            for v in ids {
+                guard case .int(let n) = v, let id = UInt32(exactly: n),
+                      pending.contains(where: { $0.id.rawValue == id }) else { return nil }
+                run.append(RequestID(id))
+            }
+        default: return nil
+        }
+        var all = false
+        switch o["runAllEligible"] {
+        case nil, .null?: break
+        case .bool(let b)?: all = b
+        default: return nil
+        }
+        var wake: SimTime? = nil
+        switch o["wakeAt"] {
+        case nil, .null?: break
+        case .int(let t)?: wake = SimTime(microseconds: t)
+        default: return nil
+        }
+        return PolicyDecision(run: run, runAllEligible: all, wakeAt: wake)
+    }
+
+    /// A `plans` reply to a `plan` message that asked for `asked`, on a
+    /// device with `apps` apps.
+    static func plans(_ line: [UInt8], asked: [TaskRequest], apps: Int) -> ExternalPlans.Reply? {
+        guard let o = ReplyJSON.parse(line), o["type"] == .string("plans"),
+              case .array(let list)? = o["plans"], list.count == asked.count else { return nil }
+        var plans: [ExternalPlans.Plan] = []
+        plans.reserveCapacity(list.count)
+        for (v, r) in zip(list, asked) {
+            guard case .int(let id)? = v["id"], id == Int64(r.id.rawValue),
+                  let from = v["runFrom"], case .some(let runFrom) = time(from),
+                  case .some(let wakeAt) = time(v["wakeAt"] ?? .null) else { return nil }
+            plans.append(ExternalPlans.Plan(runFrom: runFrom, wakeAt: wakeAt))
+        }
+        var rules: [ExternalRule] = []
+        switch o["rules"] {
+        case nil, .null?: break
+        case .array(let list)?:
+            rules.reserveCapacity(list.count)
+            for v in list {
+                guard case .object = v, let from = v["runFrom"], case .some(let runFrom) = time(from),
+                      case .some(let wakeAt) = time(v["wakeAt"] ?? .null) else { return nil }
+                var app: Int? = nil
+                switch v["app"] {
+                case nil, .null?: break
+                case .int(let a)? where a >= 0 && a < Int64(apps): app = Int(a)
+                default: return nil
+                }
+                var kind: TaskKind? = nil
+                switch v["kind"] {
+                case nil, .null?: break
+                case .string(let name)?:
+                    guard let k = ExternalRule.kindNames.first(where: { $0.0 == name })?.1 else { return nil }
+                    kind = k
+                default: return nil
+                }
+                rules.append(ExternalRule(app: app, kind: kind, runFrom: runFrom, wakeAt: wakeAt))
+            }
+        default: return nil
+        }
+        return ExternalPlans.Reply(plans: plans, rules: rules)
+    }
+
+    /// A time field: .some(nil) for null, .some(t) for whole µs, nil otherwise.
+    private static func time(_ v: ReplyJSON) -> Int64?? {
+        switch v {
+        case .null: .some(nil)
+        case .int(let t): .some(t)
+        default: nil
+        }
+    }
+}
