@@ -95,14 +95,12 @@ class Rule:
         self.wake_at = wake_at
 
     def json(self):
-        fields = []
-        if self.app is not None:
-            fields.append('"app":%d' % self.app)
+        head = '{"app":%d,' % self.app if self.app is not None else "{"
         if self.kind is not None:
-            fields.append('"kind":"%s"' % self.kind)
-        fields.append('"runFrom":%s' % ("null" if self.run_from is None else int(self.run_from)))
-        fields.append('"wakeAt":%s' % ("null" if self.wake_at is None else int(self.wake_at)))
-        return "{" + ",".join(fields) + "}"
+            head += '"kind":"%s",' % self.kind
+        return '%s"runFrom":%s,"wakeAt":%s}' % (
+            head, "null" if self.run_from is None else int(self.run_from),
+            "null" if self.wake_at is None else int(self.wake_at))
 
 
 KINDS = ("refresh", "processing", "fetch")
@@ -196,10 +194,30 @@ class PlanningPolicy(Policy):
         whose rules bgbench dropped, at each `plans` reply."""
         return None
 
+    def app_rules(self, app):
+        """The standing rules of `app` (`Rule`s naming it), sent after
+        bgbench dropped them. By default from `rule`, as few as give every
+        kind its own: one for every kind with the plan most kinds share,
+        then one per other kind (a later rule replaces an earlier one where
+        they overlap); one per kind that has one when some kind has none.
+        Override it to say the same more cheaply."""
+        by_kind = [(kind, self.rule(app, kind)) for kind in KINDS]
+        plans = [None if r is None else (r.run_from, r.wake_at) for _, r in by_kind]
+        # A kind without a rule must stay uncovered: then one rule per kind.
+        common = None if None in plans else max(plans, key=plans.count)
+        out = [] if common is None else [Rule(common[0], common[1], app=app)]
+        for (kind, rule), plan in zip(by_kind, plans):
+            if plan != common and rule is not None:
+                rule.app, rule.kind = app, kind
+                out.append(rule)
+        return out
+
     @classmethod
     def uses_rules(cls):
-        """Whether the class gives standing rules (`hello_rules` or `rule`)."""
-        return bool(cls.hello_rules) or cls.rule is not PlanningPolicy.rule
+        """Whether the class gives standing rules (`hello_rules`, `rule`
+        or `app_rules`)."""
+        return (bool(cls.hello_rules) or cls.rule is not PlanningPolicy.rule
+                or cls.app_rules is not PlanningPolicy.app_rules)
 
     def decide(self, ctx):
         now = ctx.now
@@ -226,30 +244,11 @@ def _plans_reply(policy, message, stale=None):
     if stale:
         rules = []
         for app in sorted(stale):
-            rules.extend(_app_rules(policy, app))
+            rules.extend(r.json() for r in policy.app_rules(app))
         stale.clear()
         if rules:
             reply += ',"rules":[' + ",".join(rules) + "]"
     return reply + "}\n"
-
-
-def _app_rules(policy, app):
-    """The JSON of `app`'s rules, as few as give every kind its own: one
-    for every kind with the plan most kinds share, then one per other kind
-    (a later rule replaces an earlier one where they overlap); one per
-    kind that has one when some kind has none."""
-    by_kind = [(kind, policy.rule(app, kind)) for kind in KINDS]
-    plans = [None if r is None else (r.run_from, r.wake_at) for _, r in by_kind]
-    # A kind without a rule must stay uncovered: then one rule per kind.
-    common = None if None in plans else max(plans, key=plans.count)
-    out = []
-    if common is not None:
-        out.append(Rule(common[0], common[1], app=app).json())
-    for (kind, rule), plan in zip(by_kind, plans):
-        if plan != common and rule is not None:
-            rule.app, rule.kind = app, kind
-            out.append(rule.json())
-    return out
 
 
 def _write(out, message):
@@ -297,7 +296,8 @@ def serve(policy_class, stdin=None, stdout=None, pending_delta=True, plans=None,
         plans = issubclass(policy_class, PlanningPolicy)
     if rules is None:
         rules = plans and issubclass(policy_class, PlanningPolicy) and policy_class.uses_rules()
-    per_rule = rules and policy_class.rule is not PlanningPolicy.rule
+    per_rule = rules and (policy_class.rule is not PlanningPolicy.rule
+                          or policy_class.app_rules is not PlanningPolicy.app_rules)
     stale = set()       # apps whose standing rules bgbench dropped
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
