@@ -12,7 +12,9 @@ import XCTest
 /// plan mode without them) for the same bytes (ExternalPlanModeTests and
 /// Examples/python/test.sh check the bytes); a rule covers its app and
 /// kind, a later one replaces it, an observation drops it; and a malformed
-/// rule stops the run naming the message and the field.
+/// rule stops the run naming the message and the field
+/// (ExternalPlanModeTests: testWrongPlansRepliesNameTheMessageAndTheField,
+/// testWrongPlanModeDeclarationsAreRefusedAtTheHandshake).
 extension ExternalPolicyTests {
     func testStandingRulesAskFewerPlansThanPlanMode() throws {
         try skipWithoutPython()
@@ -56,71 +58,5 @@ extension ExternalPolicyTests {
         table.drop(app: nil)
         XCTAssertNil(table.rule(for: r))
         XCTAssertNil(table.rule(for: request(app: 7, kind: .processing, earliest: 0)), "no rule for an app the device does not have")
-    }
-
-    /// A plan-mode process that answers every `plan` with correct plans and
-    /// the `rules` given (JSON), or declares the `hello` given.
-    func ruleMisbehaving(rules: String, hello: String = #"{"type":"hello","protocol":1,"mode":"plans","observes":[]}"#) throws -> String {
-        let script = """
-        import json, os, sys
-        pids, rules, hello = sys.argv[1:4]
-        open(pids, "a").write("%d\\n" % os.getpid())
-        for line in sys.stdin:
-            m = json.loads(line)
-            if m["type"] == "hello":
-                print(hello, flush=True)
-            elif m["type"] == "plan":
-                plans = [{"id": r["id"], "runFrom": 0, "wakeAt": None} for r in m["requests"]]
-                print(json.dumps({"type": "plans", "plans": plans, "rules": json.loads(rules)}), flush=True)
-            elif m["type"] == "end":
-                print('{"type":"ended"}', flush=True)
-            elif m["type"] == "bye":
-                break
-        """
-        try script.write(toFile: dir.path("rules.py"), atomically: true, encoding: .utf8)
-        return try write(spec: #"{"name": "external", "label": "bad", "params": {"command": \#(json(["python3", dir.path("rules.py"), dir.path("pids"), rules, hello]))}}"#,
-                         users: 1)
-    }
-
-    func testMalformedRulesInAPlansReplyNameTheMessageAndTheField() throws {
-        try skipWithoutPython()
-        let cases = [
-            ("5", #"answered with "rules" 5, expected an array of rules"#),
-            ("[7]", #"answered with "rules"[0] 7, expected an object"#),
-            (#"[{"runFrom":0},{"app":99,"runFrom":0}]"#, #"answered with "rules"[1].app 99, expected an app number in 0..."#),
-            (#"[{"kind":"refreshes","runFrom":0}]"#, #"answered with "rules"[0].kind "refreshes", expected one of "refresh", "processing", "fetch""#),
-            (#"[{"wakeAt":0}]"#, #"answered with no "rules"[0].runFrom, expected whole microseconds or null"#),
-            (#"[{"runFrom":0,"wakeAt":"soon"}]"#, #"answered with "rules"[0].wakeAt "soon", expected whole microseconds or null"#),
-        ]
-        for (rules, words) in cases {
-            let m = try failure(try ruleMisbehaving(rules: rules))
-            for part in [words, "in reply to the \"plan\" message at simulated time d0+", "for user 0 (replication 0, configuration \"bad\")"] {
-                XCTAssertTrue(m.contains(part), "\(rules): missing \(part) in: \(m)")
-            }
-            try? FileManager.default.removeItem(atPath: dir.path("pids"))
-        }
-    }
-
-    func testMalformedRulesInTheHelloAreRefusedAtTheHandshake() throws {
-        try skipWithoutPython()
-        let cases = [
-            (#"{"type":"hello","protocol":1,"mode":"plans","rules":[{"app":0,"runFrom":0}]}"#,
-             #"gave "rules"[0].app 0 in its hello; expected no "app""#),
-            (#"{"type":"hello","protocol":1,"rules":[{"runFrom":0}]}"#, #"gave "rules" in its hello without "mode":"plans""#),
-            (#"{"type":"hello","protocol":1,"mode":"plans","rules":{"runFrom":0}}"#, #"in its hello; expected an array of rules"#),
-            (#"{"type":"hello","protocol":1,"mode":"plans","rules":[{"kind":"push","runFrom":0}]}"#,
-             #"gave "rules"[0].kind "push" in its hello; expected one of "refresh", "processing", "fetch""#),
-            (#"{"type":"hello","protocol":1,"mode":"plans","rules":[{"runFrom":1.5}]}"#,
-             #"gave "rules"[0].runFrom 1.5 in its hello; expected whole microseconds or null"#),
-        ]
-        for (hello, words) in cases {
-            let spec = try ruleMisbehaving(rules: "[]", hello: hello)
-            XCTAssertThrowsError(try run(spec, out: "out")) { error in
-                guard let e = error as? SpecError else { return XCTFail("\(type(of: error)): \(error)") }
-                XCTAssertEqual(e.path, "$.policies[0].params.command")
-                XCTAssertTrue(e.message.contains(words) && e.message.contains("\"hello\" message"), e.message)
-            }
-            XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path("out")))
-        }
     }
 }
