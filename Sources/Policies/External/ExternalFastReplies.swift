@@ -18,17 +18,13 @@ enum ExternalFastReplies {
     /// A `decision` reply to a `decide` whose pending list was `pending`.
     static func decision(_ line: [UInt8], pending: [TaskRequest]) -> PolicyDecision? {
         guard let o = try? JSONParser.parse(bytes: line), o["type"] == .string("decision") else { return nil }
+        guard let ids = optionalArray(o["run"]) else { return nil }
         var run: [RequestID] = []
-        switch o["run"] {
-        case nil, .null?: break
-        case .array(let ids)?:
-            run.reserveCapacity(ids.count)
-            for v in ids {
-                guard let n = whole(v), let id = UInt32(exactly: n),
-                      pending.contains(where: { $0.id.rawValue == id }) else { return nil }
-                run.append(RequestID(id))
-            }
-        default: return nil
+        run.reserveCapacity(ids.count)
+        for v in ids {
+            guard let n = whole(v), let id = UInt32(exactly: n),
+                  pending.contains(where: { $0.id.rawValue == id }) else { return nil }
+            run.append(RequestID(id))
         }
         var all = false
         switch o["runAllEligible"] {
@@ -59,33 +55,38 @@ enum ExternalFastReplies {
                   case .some(let wakeAt) = time(v["wakeAt"] ?? .null) else { return nil }
             plans.append(ExternalPlans.Plan(runFrom: runFrom, wakeAt: wakeAt))
         }
+        guard let given = optionalArray(o["rules"]) else { return nil }
         var rules: [ExternalRule] = []
-        switch o["rules"] {
-        case nil, .null?: break
-        case .array(let list)?:
-            rules.reserveCapacity(list.count)
-            for v in list {
-                guard case .object = v, let from = v["runFrom"], case .some(let runFrom) = time(from),
-                      case .some(let wakeAt) = time(v["wakeAt"] ?? .null) else { return nil }
-                var app: Int? = nil
-                switch v["app"] {
-                case nil, .null?: break
-                case .number(let a)? where a >= 0 && a < Double(apps) && a == a.rounded(.towardZero): app = Int(a)
-                default: return nil
-                }
-                var kind: TaskKind? = nil
-                switch v["kind"] {
-                case nil, .null?: break
-                case .string(let name)?:
-                    guard let k = ExternalRule.kindNames.first(where: { $0.0 == name })?.1 else { return nil }
-                    kind = k
-                default: return nil
-                }
-                rules.append(ExternalRule(app: app, kind: kind, runFrom: runFrom, wakeAt: wakeAt))
+        rules.reserveCapacity(given.count)
+        for v in given {
+            guard case .object = v, let from = v["runFrom"], case .some(let runFrom) = time(from),
+                  case .some(let wakeAt) = time(v["wakeAt"] ?? .null) else { return nil }
+            var app: Int? = nil
+            switch v["app"] {
+            case nil, .null?: break
+            case .number(let a)? where a >= 0 && a < Double(apps) && a == a.rounded(.towardZero): app = Int(a)
+            default: return nil
             }
-        default: return nil
+            var kind: TaskKind? = nil
+            switch v["kind"] {
+            case nil, .null?: break
+            case .string(let name)?:
+                guard let k = ExternalRule.kindNames.first(where: { $0.0 == name })?.1 else { return nil }
+                kind = k
+            default: return nil
+            }
+            rules.append(ExternalRule(app: app, kind: kind, runFrom: runFrom, wakeAt: wakeAt))
         }
         return ExternalPlans.Reply(plans: plans, rules: rules)
+    }
+
+    /// An optional array field: empty when absent or null, nil when not an array.
+    private static func optionalArray(_ v: JSONValue?) -> [JSONValue]? {
+        switch v {
+        case nil, .null?: []
+        case .array(let a)?: a
+        default: nil
+        }
     }
 
     /// A time field: .some(nil) for null, .some(t) for whole µs, nil otherwise.
