@@ -22,6 +22,20 @@ an observation the policy reads may change), not at every decision point
         def plan(self, request):
             return Plan(run_from=0, wake_at=request["earliestBegin"])
 
+A planning policy whose plan depends only on the request's app and kind
+(and on what it observed) may also give *standing rules*: `hello_rules`
+(one list for every device, declared once in the `hello`) or `rule(app,
+kind)` (sent with a `plans` reply for the apps whose rules bgbench
+dropped). bgbench then plans every new request of that app and kind itself
+and asks again only after an observation the policy reads
+(Docs/ExternalPolicyProtocol.md, "Standing rules"):
+
+    class Greedy(PlanningPolicy):
+        observes = ()
+        hello_rules = (Rule(run_from=0, wake_at=0),)   # wake at each earliest begin
+        def plan(self, request):
+            return Plan(run_from=0, wake_at=request["earliestBegin"])
+
 A new policy object is built for every simulated device (the `start`
 message), so nothing leaks from one device to the next: bgbench reuses a
 process for many devices, and the results must not depend on which.
@@ -64,6 +78,44 @@ class Plan:
     def __init__(self, run_from, wake_at=None):
         self.run_from = run_from
         self.wake_at = wake_at
+
+
+class Rule:
+    """A standing rule (plan mode): the plan of every request of `app`
+    (None: every app) and `kind` (None: every kind) without a `plan`
+    message: it runs from `run_from` (None: never) and wakes at
+    max(`wake_at`, its earliestBegin) (`wake_at` None: no wake)."""
+
+    __slots__ = ("app", "kind", "run_from", "wake_at")
+
+    def __init__(self, run_from, wake_at=None, app=None, kind=None):
+        self.app = app
+        self.kind = kind
+        self.run_from = run_from
+        self.wake_at = wake_at
+
+    def json(self):
+        head = '{"app":%d,' % self.app if self.app is not None else "{"
+        if self.kind is not None:
+            head += '"kind":"%s",' % self.kind
+        return '%s"runFrom":%s,"wakeAt":%s}' % (
+            head, "null" if self.run_from is None else int(self.run_from),
+            "null" if self.wake_at is None else int(self.wake_at))
+
+
+KINDS = ("refresh", "processing", "fetch")
+
+
+def observed_app(o):
+    """The app an observation is about (plan scope "app"), or None (all apps)."""
+    kind = o["kind"]
+    if kind in ("launch", "sessionEnded", "forceQuit"):
+        return o["app"]
+    if kind in ("submitted", "cancelled"):
+        return o["request"]["app"]
+    if kind == "taskFinished":
+        return o["report"]["request"]["app"]
+    return None
 
 
 class Context:
@@ -128,9 +180,44 @@ class PlanningPolicy(Policy):
     observes = ("launch", "sessionEnded", "submitted", "taskFinished", "stateChanged",
                 "refused", "forceQuit", "cancelled")
     plan_scope = "all"
+    # Standing rules every device starts with (declared in the `hello`;
+    # `Rule`s without an app): they must give the plans `plan` gives.
+    hello_rules = ()
 
     def plan(self, request):
         return Plan(run_from=None)
+
+    def rule(self, app, kind):
+        """The standing rule for every request of `app` and `kind` until an
+        observation the policy reads changes it (a `Rule`, or None: ask per
+        request); it must give the plan `plan` gives. Asked for the apps
+        whose rules bgbench dropped, at each `plans` reply."""
+        return None
+
+    def app_rules(self, app):
+        """The standing rules of `app` (`Rule`s naming it), sent after
+        bgbench dropped them. By default from `rule`, as few as give every
+        kind its own: one for every kind with the plan most kinds share,
+        then one per other kind (a later rule replaces an earlier one where
+        they overlap); one per kind that has one when some kind has none.
+        Override it to say the same more cheaply."""
+        by_kind = [(kind, self.rule(app, kind)) for kind in KINDS]
+        plans = [None if r is None else (r.run_from, r.wake_at) for _, r in by_kind]
+        # A kind without a rule must stay uncovered: then one rule per kind.
+        common = None if None in plans else max(plans, key=plans.count)
+        out = [] if common is None else [Rule(common[0], common[1], app=app)]
+        for (kind, rule), plan in zip(by_kind, plans):
+            if plan != common and rule is not None:
+                rule.app, rule.kind = app, kind
+                out.append(rule)
+        return out
+
+    @classmethod
+    def uses_rules(cls):
+        """Whether the class gives standing rules (`hello_rules`, `rule`
+        or `app_rules`)."""
+        return (bool(cls.hello_rules) or cls.rule is not PlanningPolicy.rule
+                or cls.app_rules is not PlanningPolicy.app_rules)
 
     def decide(self, ctx):
         now = ctx.now
@@ -144,14 +231,24 @@ class PlanningPolicy(Policy):
         return Decision(run=run, wake_at=wake)
 
 
-def _plans_reply(policy, message):
+def _plans_reply(policy, message, stale=None):
+    """The `plans` reply; with `stale` (the apps whose standing rules
+    bgbench dropped, from the observations it sent) also their new rules."""
     out = []
     for r in message["requests"]:
         p = policy.plan(r)
         out.append('{"id":%d,"runFrom":%s,"wakeAt":%s}' % (
             r["id"], "null" if p.run_from is None else int(p.run_from),
             "null" if p.wake_at is None else int(p.wake_at)))
-    return '{"type":"plans","plans":[' + ",".join(out) + "]}\n"
+    reply = '{"type":"plans","plans":[' + ",".join(out) + "]"
+    if stale:
+        rules = []
+        for app in sorted(stale):
+            rules.extend(r.json() for r in policy.app_rules(app))
+        stale.clear()
+        if rules:
+            reply += ',"rules":[' + ",".join(rules) + "]"
+    return reply + "}\n"
 
 
 def _write(out, message):
@@ -186,15 +283,22 @@ class PendingList:
         return self.requests
 
 
-def serve(policy_class, stdin=None, stdout=None, pending_delta=True, plans=None):
+def serve(policy_class, stdin=None, stdout=None, pending_delta=True, plans=None, rules=None):
     """Answers bgbench until `bye` or the end of stdin. With `pending_delta`
     the client asks bgbench for the pending list as changes (less JSON to
     parse per decision; Docs/ExternalPolicyProtocol.md, "Delta mode"); a
     bgbench that does not know it sends it whole, which works the same.
     `plans` (default: whether the class is a `PlanningPolicy`) declares plan
-    mode: bgbench sends `plan` messages, not `decide`."""
+    mode: bgbench sends `plan` messages, not `decide`. `rules` (default:
+    plan mode and the class gives standing rules) declares the class's
+    standing rules, so bgbench plans new requests without asking."""
     if plans is None:
         plans = issubclass(policy_class, PlanningPolicy)
+    if rules is None:
+        rules = plans and issubclass(policy_class, PlanningPolicy) and policy_class.uses_rules()
+    per_rule = rules and (policy_class.rule is not PlanningPolicy.rule
+                          or policy_class.app_rules is not PlanningPolicy.app_rules)
+    stale = set()       # apps whose standing rules bgbench dropped
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     policy = None
@@ -212,16 +316,26 @@ def serve(policy_class, stdin=None, stdout=None, pending_delta=True, plans=None)
                     hello["mode"] = "plans"
                     hello["observes"] = list(policy_class.observes)
                     hello["planScope"] = policy_class.plan_scope
+                    if rules and policy_class.hello_rules:
+                        hello["rules"] = [json.loads(r.json()) for r in policy_class.hello_rules]
                 elif pending_delta:
                     hello["pending"] = "delta"
                 _write(stdout, hello)
             elif kind == "start":
                 policy = policy_class(message)
                 pending = PendingList()
+                if per_rule:    # no rule of this device stands but the hello's
+                    stale = set(range(policy.apps))
             elif kind == "plan":
                 for o in message["observations"]:
                     policy.observe(o)
-                stdout.write(_plans_reply(policy, message))
+                    if per_rule:
+                        app = observed_app(o) if policy.plan_scope == "app" else None
+                        if app is None:
+                            stale.update(range(policy.apps))
+                        else:
+                            stale.add(app)
+                stdout.write(_plans_reply(policy, message, stale if per_rule else None))
                 stdout.flush()
             elif kind == "decide":
                 for o in message["observations"]:

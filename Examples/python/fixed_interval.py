@@ -5,10 +5,14 @@ Gives byte-identical runs.csv, summary.csv and events.csv to BGBench's
 built-in `fixed-interval` with the same `interval` and `flex`
 (`make test-examples`, Examples/python/test.sh).
 
-By default in plan mode: a plan per request, which only a task report of
-its app may change (it reads `taskFinished`, plan scope "app"), so bgbench
-asks when a request is submitted or its app's task ended. `--decide`:
-asked at every decision point instead (delta mode). Not for use as the
+By default with standing rules: the plan of a request depends only on
+its app and kind and on the app's last run, so it gives bgbench one rule
+per app and kind, which only a task report of its app may change (it
+reads `taskFinished`, plan scope "app"): bgbench asks once per device
+and then once after each task of an app ends (when a request of that app
+is pending or comes). `--plans`: plan mode without rules, asked when a
+request is submitted or its app's task ended. `--decide`: asked at every
+decision point instead (delta mode). Not for use as the
 base of a wrapper with `--decide` (coalescing asks its base ahead and
 discards the answer): in that mode it keeps the wake it last answered, to
 answer a session start as the built-in, which is not asked there.
@@ -21,7 +25,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bgbench_policy import Decision, Plan, PlanningPolicy, serve  # noqa: E402
+from bgbench_policy import Decision, Plan, PlanningPolicy, Rule, serve  # noqa: E402
 
 UNITS = {"us": 1, "ms": 1_000, "s": 1_000_000, "m": 60_000_000, "h": 3_600_000_000, "d": 86_400_000_000}
 
@@ -63,6 +67,21 @@ class FixedInterval(PlanningPolicy):
         due = self.last_run[app] + self.interval if app in self.last_run else 0
         return Plan(run_from=due - self.flex, wake_at=max(due, r["earliestBegin"]))
 
+    def rule(self, app, kind):
+        # The plan of `plan` for every request of (app, kind): bgbench
+        # raises the wake to the request's earliestBegin, as `plan` does.
+        if kind == "processing":
+            return Rule(run_from=0)
+        due = self.last_run[app] + self.interval if app in self.last_run else 0
+        return Rule(run_from=due - self.flex, wake_at=due)
+
+    def app_rules(self, app):
+        # What `rule` gives, said in two rules (the default asks `rule`
+        # for each kind and merges them: the same rules, more Python).
+        due = self.last_run[app] + self.interval if app in self.last_run else 0
+        return (Rule(run_from=due - self.flex, wake_at=due, app=app),
+                Rule(run_from=0, app=app, kind="processing"))
+
     def decide(self, ctx):
         # Per-decision mode only (plan mode is not asked at session starts).
         # The built-in is not asked at a session start: answer as if not
@@ -76,4 +95,5 @@ class FixedInterval(PlanningPolicy):
 
 
 if __name__ == "__main__":
-    serve(FixedInterval, plans="--decide" not in sys.argv[1:])
+    args = sys.argv[1:]
+    serve(FixedInterval, plans="--decide" not in args, rules="--decide" not in args and "--plans" not in args)

@@ -57,6 +57,8 @@ public enum BGBenchCLI {
             try parsed.run(tool: tool)
         } catch let error as UsageError {
             fail("\(error.message)\nSee '\(command.commandName) --help'.", code: 64)
+        } catch let error as RunOptionError {
+            fail("\(error)\nSee '\(command.commandName) --help'.", code: 64)
         } catch let error as CommandFailure {
             fail(error.message, code: error.exitCode)
         } catch let error as OutputError {

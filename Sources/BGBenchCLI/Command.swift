@@ -34,7 +34,7 @@ enum ExitCodes {
     static let table: [(String, String)] = [
         ("0", "Success."),
         ("1", "A run failed while simulating (reserved: every input is checked first, and no command returns it today)."),
-        ("64", "Usage error: unknown or repeated option, missing argument, an empty value or path, or an existing output (or an incomplete shard) without --force."),
+        ("64", "Usage error: unknown or repeated option, missing argument, an empty value or path, --events-users naming a user id beyond the run's users, or an existing output (or an incomplete shard) without --force."),
         ("65", "Bad input: a spec, trace set or result file that is malformed or out of range (the message names file and path)."),
         ("74", "I/O error writing output: disk full, read-only, a path through a file (the message names the path and the reason)."),
         ("130", "Interrupted by SIGINT (Ctrl-C); nothing was written."),

@@ -15,7 +15,7 @@ struct RunCommand: Command {
         ("--threads <n>", "Worker threads (default: all cores). Results are identical for any value."),
         ("--shard <i>/<n>", "Run only shard i of n (0 <= i < n) and write a partial result for 'bgbench merge'. A shard already complete in <dir> is skipped."),
         ("--events", "Also write events.csv: every launch, content update, task run and state change. Large: about 6.7 MB per user-day on the default suite (24 configurations, about 280 kB per user-day each), so 100 users x 14 days is about 9.4 GB; use --events-users to log a sample."),
-        ("--events-users <ids>", "With --events (implied): log only these user ids, as ranges and ids separated by commas, e.g. 0-9 or 0-4,17,40-49. Their rows are byte for byte those of a log of every user."),
+        ("--events-users <ids>", "With --events (implied): log only these user ids, as ranges and ids separated by commas, e.g. 0-9 or 0-4,17,40-49. Their rows are byte for byte those of a log of every user. An id beyond the run's users (0 to population.users - 1, or the trace set's ids) is refused (exit 64)."),
         ("--apps", "Also write apps.csv: per (configuration, replication, user, app) launches, fresh launches, runs, energy and bytes (Docs/Outputs.md)."),
         ("--quiet", "No progress on stderr (progress is shown only when stderr is a terminal)."),
     ]

@@ -27,15 +27,17 @@ extension ExternalPolicyTests {
         let spec = try write(spec: #"""
             {"name": "greedy"}, \#(greedy),
             \#(external("py-greedy-decide", "greedy.py", ["--decide"])),
+            \#(external("py-greedy-plans", "greedy.py", ["--plans"])),
             {"name": "fixed-interval", "label": "fixed", "params": {"interval": "30m", "flex": "10m"}}, \#(fixed),
             \#(external("py-fixed-decide", "fixed_interval.py", ["--decide"], params: #", "interval": "30m", "flex": "10m""#)),
+            \#(external("py-fixed-plans", "fixed_interval.py", ["--plans"], params: #", "interval": "30m", "flex": "10m""#)),
             {"name": "coalescing", "base": {"name": "greedy"}}, {"name": "coalescing", "label": "py-coalescing", "base": \#(greedy)},
             {"name": "exponential-backoff", "label": "backoff", "base": {"name": "fixed-interval", "params": {"interval": "30m", "flex": "10m"}}},
             {"name": "exponential-backoff", "label": "py-backoff", "base": \#(fixed)}
             """#, users: 3, days: 2)
         guard case .completed = try run(spec, out: "o", threads: 2) else { return XCTFail() }
-        let pairs = [("greedy", "py-greedy"), ("greedy", "py-greedy-decide"),
-                     ("fixed", "py-fixed"), ("fixed", "py-fixed-decide"),
+        let pairs = [("greedy", "py-greedy"), ("greedy", "py-greedy-decide"), ("greedy", "py-greedy-plans"),
+                     ("fixed", "py-fixed"), ("fixed", "py-fixed-decide"), ("fixed", "py-fixed-plans"),
                      ("coalescing(greedy)", "py-coalescing"),
                      ("backoff", "py-backoff")]
         for (builtIn, external) in pairs {
@@ -45,13 +47,13 @@ extension ExternalPolicyTests {
         }
     }
 
-    /// The plan-mode greedy is asked once per decision point with a new
-    /// request (about half of them on the default world), not at every
-    /// one, and passes the conformance check.
+    /// The plan-mode greedy (`--plans`) is asked once per decision point
+    /// with a new request (about half of them on the default world), not
+    /// at every one, and passes the conformance check.
     func testPlanModeAsksFarLessOftenThanDecisionPoints() throws {
         try skipWithoutPython()
         let config = PolicyConfiguration(name: "external", params: [
-            "command": .array([.string("python3"), .string(Self.python.appendingPathComponent("greedy.py").path)])])
+            "command": .array([.string("python3"), .string(Self.python.appendingPathComponent("greedy.py").path), .string("--plans")])])
         let made = try PolicyRegistry.standard.makeOwningResources(config)
         defer { for r in made.resources { r.shutDown() } }
         let host = try XCTUnwrap(made.resources.first as? ExternalDecisionHost)
@@ -66,7 +68,8 @@ extension ExternalPolicyTests {
     // MARK: Wrong plan-mode messages (a Python process told what to get wrong)
 
     /// A plan-mode decision process that answers its first `plan` message
-    /// wrongly, as `fault` says (or declares `hello` fields given as JSON).
+    /// wrongly, as `fault` says (`rules:` and JSON: correct plans and
+    /// these standing rules), or declares `hello` fields given as JSON.
     func planMisbehaving(_ fault: String, hello: String = #"{"type":"hello","protocol":1,"mode":"plans","observes":[]}"#) throws -> String {
         let script = """
         import json, os, sys
@@ -84,6 +87,7 @@ extension ExternalPolicyTests {
                 elif fault == "id": plans[0]["id"] = ids[0] + 1000; reply = {"type": "plans", "plans": plans}
                 elif fault == "runFrom": del plans[0]["runFrom"]; reply = {"type": "plans", "plans": plans}
                 elif fault == "wakeAt": plans[0]["wakeAt"] = "soon"; reply = {"type": "plans", "plans": plans}
+                elif fault.startswith("rules:"): reply = {"type": "plans", "plans": plans, "rules": json.loads(fault[6:])}
                 else: reply = {"type": "plans", "plans": plans}
                 print(json.dumps(reply), flush=True)
             elif m["type"] == "end":
@@ -104,6 +108,13 @@ extension ExternalPolicyTests {
             "id": #"answered with "plans"[0].id "#,
             "runFrom": #"answered with no "plans"[0].runFrom, expected whole microseconds or null"#,
             "wakeAt": #"answered with "plans"[0].wakeAt "soon", expected whole microseconds or null"#,
+            // Standing rules beside correct plans (ExternalRulesTests).
+            "rules:5": #"answered with "rules" 5, expected an array of rules"#,
+            "rules:[7]": #"answered with "rules"[0] 7, expected an object"#,
+            #"rules:[{"runFrom":0},{"app":99,"runFrom":0}]"#: #"answered with "rules"[1].app 99, expected an app number in 0..."#,
+            #"rules:[{"kind":"refreshes","runFrom":0}]"#: #"answered with "rules"[0].kind "refreshes", expected one of "refresh", "processing", "fetch""#,
+            #"rules:[{"wakeAt":0}]"#: #"answered with no "rules"[0].runFrom, expected whole microseconds or null"#,
+            #"rules:[{"runFrom":0,"wakeAt":"soon"}]"#: #"answered with "rules"[0].wakeAt "soon", expected whole microseconds or null"#,
         ]
         for (fault, words) in expected.sorted(by: { $0.key < $1.key }) {
             let m = try failure(try planMisbehaving(fault))
@@ -122,6 +133,15 @@ extension ExternalPolicyTests {
              #"gave "observes"[1] "launches" in its hello; expected one of "launch""#),
             (#"{"type":"hello","protocol":1,"mode":"plans","planScope":"user"}"#, #"gave "planScope" "user" in its hello; this bgbench knows "all" and "app""#),
             (#"{"type":"hello","protocol":1,"observes":[]}"#, #"gave "observes" in its hello without "mode":"plans""#),
+            // Standing rules (ExternalRulesTests): a rule in the hello names no app.
+            (#"{"type":"hello","protocol":1,"mode":"plans","rules":[{"app":0,"runFrom":0}]}"#,
+             #"gave "rules"[0].app 0 in its hello; expected no "app""#),
+            (#"{"type":"hello","protocol":1,"rules":[{"runFrom":0}]}"#, #"gave "rules" in its hello without "mode":"plans""#),
+            (#"{"type":"hello","protocol":1,"mode":"plans","rules":{"runFrom":0}}"#, #"in its hello; expected an array of rules"#),
+            (#"{"type":"hello","protocol":1,"mode":"plans","rules":[{"kind":"push","runFrom":0}]}"#,
+             #"gave "rules"[0].kind "push" in its hello; expected one of "refresh", "processing", "fetch""#),
+            (#"{"type":"hello","protocol":1,"mode":"plans","rules":[{"runFrom":1.5}]}"#,
+             #"gave "rules"[0].runFrom 1.5 in its hello; expected whole microseconds or null"#),
         ]
         for (hello, words) in cases {
             let spec = try planMisbehaving("", hello: hello)

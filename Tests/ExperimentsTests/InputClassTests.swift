@@ -230,6 +230,30 @@ final class InputClassTests: XCTestCase {
         }
     }
 
+    /// `--events-users` naming a user the run does not have would log
+    /// nothing for it: refused before the run (exit 64), naming the flag,
+    /// the id and the allowed range, for a generated population and a
+    /// trace set; the largest id itself is accepted.
+    func testEventsUsersBeyondTheRunsUsersAreUsageErrors() throws {
+        let spec = dir.path("spec.json")
+        try #"{"name": "t", "seed": 1, "population": {"users": 2, "days": 1}, "policies": [{"name": "never"}]}"#
+            .write(toFile: spec, atomically: true, encoding: .utf8)
+        for ids in ["0-2", "5", "0,1,40-49"] {
+            let beyond = ids == "0-2" ? "2" : ids == "5" ? "5" : "49"
+            try assertFails(["run", spec, "--out", dir.path("out"), "--events-users", ids], code: 64,
+                            naming: ["--events-users", "names user \(beyond)", "user ids are 0-1 (population.users is 2)", "--help"],
+                            leaving: ["out"])
+        }
+        let ok = try bgbench(["run", spec, "--out", dir.path("out"), "--events-users", "1", "--quiet"])
+        XCTAssertEqual(ok.status, 0, ok.stderr)
+        let set = try traceSet()
+        let traced = dir.path("traced.json")
+        try #"{"name": "t", "seed": 1, "traces": "\#(set)", "policies": [{"name": "never"}]}"#
+            .write(toFile: traced, atomically: true, encoding: .utf8)
+        try assertFails(["run", traced, "--out", dir.path("out2"), "--events-users", "0-7"], code: 64,
+                        naming: ["--events-users", "names user 7", "the trace set's user ids are at most 1"], leaving: ["out2"])
+    }
+
     // MARK: every shard file verified
 
     func writeSpec(users: Int = 4) throws -> String {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import Experiments
+import Policies
 
 final class JSONTests: XCTestCase {
     func testParsesNestedDocumentKeepingKeyOrder() throws {

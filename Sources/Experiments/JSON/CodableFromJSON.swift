@@ -1,5 +1,6 @@
 import Foundation
 import Traces
+import Policies
 
 /// Decodes a `Codable` parameter struct from a spec node, strictly: type
 /// errors name their JSON path, and a key the type does not know is an

@@ -1,4 +1,5 @@
 import Foundation
+import Policies
 
 /// What a shard records of each CSV file it carries (`shard.json`, "files"):
 /// its data rows (lines after the header) and the SHA-256 of its bytes.

@@ -1,4 +1,5 @@
 import Foundation
+import Policies
 
 /// Writes a run's result files into a staging directory (``StagedDirectory``
 /// makes them appear together, or not at all).

@@ -1,4 +1,5 @@
 import Foundation
+import Policies
 
 /// `bgbench report`: re-rendering a result from its verified `runs.csv`.
 extension ExperimentCommands {

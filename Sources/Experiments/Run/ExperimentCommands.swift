@@ -63,6 +63,10 @@ public enum ExperimentCommands {
         let out = o.out ?? defaultOutput(for: spec)
         // Every check first, so `run` fails exactly where `validate` does.
         let runner = try prepare(spec, threads: o.threads)
+        if let users = o.eventUsers, o.events {
+            try RunOptionError.checkEventUsers(users, ids: (0..<runner.users).map(runner.userID),
+                                               generated: runner.traceHeader == nil)
+        }
         let identity = try spec.identity(events: o.events, apps: o.apps, eventUsers: o.eventUsers)
         // A shard directory counts as complete for this spec only if every
         // file its shard.json lists is there with its recorded rows and

@@ -21,6 +21,8 @@ struct ExternalDeclaration: Equatable, Sendable {
     var observes = ObservationKinds.all
     /// Plan mode: which plans an observation it reads may change (`"planScope"`).
     var scope = PlanScope.all
+    /// Plan mode: the standing rules every device starts with (`"rules"`).
+    var rules: [ExternalRule] = []
 
     /// The traits the simulator honours for a process with this declaration.
     /// Decide mode: `external`'s own (every observation, every decision
@@ -73,6 +75,12 @@ struct ExternalDeclaration: Equatable, Sendable {
         default:
             throw ExternalReply.Invalid(#"gave "planScope" in its hello without "mode":"plans""#)
         }
+        if let r = o["rules"], !(r is NSNull) {
+            guard mode == .plans else {
+                throw ExternalReply.Invalid(#"gave "rules" in its hello without "mode":"plans" (standing rules are plans)"#)
+            }
+            rules = try ExternalRule.parse(r, from: .hello)
+        }
     }
 
     init() {}
@@ -82,5 +90,6 @@ struct ExternalDeclaration: Equatable, Sendable {
         if mode == .decide { return #""mode":"decide","pending":"\#(pendingDelta ? "delta" : "full")""# }
         let kinds = Self.kindNames.filter { observes.contains($0.1) }.map { #""\#($0.0)""# }.joined(separator: ",")
         return #""mode":"plans","observes":[\#(kinds)],"planScope":"\#(scope == .all ? "all" : "app")""#
+            + (rules.isEmpty ? "" : #","rules":[\#(rules.count) rule(s)]"#)
     }
 }

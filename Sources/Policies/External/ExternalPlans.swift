@@ -19,8 +19,12 @@ import SimCore
 /// decision must come from `decide` when a wrapper (coalescing, backoff)
 /// asks: kept per request id in the order of the pending list last seen,
 /// re-matched by id only when that list changed.
+///
+/// A request without a plan first takes the standing rule of its app and
+/// kind, if one stands (``ExternalRuleTable``: "Standing rules"); only
+/// the requests without either are asked for.
 struct ExternalPlans {
-    struct Plan: Equatable {
+    struct Plan: Equatable, Sendable {
         /// Runs from here (whole µs) when the OS allows it; nil: never.
         var runFrom: Int64?
         /// Wanted decision point while it has not run; nil: none.
@@ -31,10 +35,17 @@ struct ExternalPlans {
     private var apps: [Int32] = []
     /// nil: not planned (new, or forgotten).
     private var plans: [Plan?] = []
+    private var rules: ExternalRuleTable
+
+    /// A device's plans: none yet, the standing rules of the `hello`.
+    init(apps: Int, rules: [ExternalRule]) {
+        self.rules = ExternalRuleTable(apps: apps, rules: rules)
+    }
 
     /// Forgets the plans `observation` may change under `scope` (the
     /// simulator's rule for kept plans: an observation about an app changes
-    /// that app's plans under `.observedApp`, one about no app all of them).
+    /// that app's plans under `.observedApp`, one about no app all of them),
+    /// and drops the standing rules of the same apps.
     mutating func forget(after observation: PolicyObservation, scope: PlanScope) {
         var app: Int32? = nil
         if scope == .observedApp {
@@ -46,11 +57,13 @@ struct ExternalPlans {
             }
         }
         for i in plans.indices where app == nil || apps[i] == app { plans[i] = nil }
+        rules.drop(app: app)
     }
 
     /// Brings the kept plans in line with `pending` (same requests, same
-    /// order; plans kept by id) and returns the requests without a plan,
-    /// in pending order.
+    /// order; plans kept by id), plans by the standing rules the requests
+    /// they cover, and returns the requests still without a plan, in
+    /// pending order.
     mutating func unplanned(_ pending: [TaskRequest]) -> [TaskRequest] {
         var same = pending.count == ids.count
         if same { for (i, r) in pending.enumerated() where r.id != ids[i] { same = false; break } }
@@ -63,15 +76,25 @@ struct ExternalPlans {
             plans = newPlans
         }
         var out: [TaskRequest] = []
-        for (i, p) in plans.enumerated() where p == nil { out.append(pending[i]) }
+        for i in plans.indices where plans[i] == nil {
+            if let rule = rules.rule(for: pending[i]) { plans[i] = rule.plan(for: pending[i]) } else { out.append(pending[i]) }
+        }
         return out
     }
 
-    /// Keeps the plans answered for `asked` (the requests of the `plan` message).
-    mutating func keep(_ answered: [Plan], for asked: [TaskRequest]) {
-        for (r, p) in zip(asked, answered) {
+    /// Keeps the plans answered for `asked` (the requests of the `plan`
+    /// message) and the reply's standing rules, for the requests to come.
+    mutating func keep(_ answered: Reply, for asked: [TaskRequest]) {
+        for (r, p) in zip(asked, answered.plans) {
             if let i = ids.firstIndex(of: r.id) { plans[i] = p }
         }
+        rules.set(answered.rules)
+    }
+
+    /// A `plans` reply: a plan per request asked, and standing rules.
+    struct Reply: Equatable {
+        var plans: [Plan]
+        var rules: [ExternalRule]
     }
 
     /// The decision of the plans at `context` (every pending request planned).
@@ -87,9 +110,9 @@ struct ExternalPlans {
         return PolicyDecision(run: run, wakeAt: wake.map { SimTime(microseconds: $0) })
     }
 
-    /// The `plans` reply to a `plan` message that asked for `asked`, checked
-    /// field by field.
-    static func parse(_ o: [String: Any], asked: [TaskRequest]) throws(ExternalReply.Invalid) -> [Plan] {
+    /// The `plans` reply to a `plan` message that asked for `asked` on a
+    /// device with `apps` apps, checked field by field.
+    static func parse(_ o: [String: Any], asked: [TaskRequest], apps: Int) throws(ExternalReply.Invalid) -> Reply {
         guard o["type"] as? String == "plans" else {
             throw ExternalReply.Invalid(#"answered with "type" \#(ExternalReply.show(o["type"])) instead of "plans""#)
         }
@@ -111,7 +134,7 @@ struct ExternalPlans {
             }
             out.append(Plan(runFrom: try time(p, "runFrom", at, required: true), wakeAt: try time(p, "wakeAt", at, required: false)))
         }
-        return out
+        return Reply(plans: out, rules: try ExternalRule.parse(o["rules"], from: .plans(apps: apps)))
     }
 
     /// A time field of a plan: whole microseconds, or null.

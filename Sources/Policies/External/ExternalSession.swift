@@ -33,9 +33,11 @@ final class ExternalSession: @unchecked Sendable {
     /// The observation kinds sent to a plan-mode process (all in decide mode).
     private var observes = ObservationKinds.all
     private var scope = PlanScope.all
+    private let appCount: Int
 
     init(host: ExternalDecisionHost, appCount: Int, now: SimTime) {
         self.host = host
+        self.appCount = appCount
         device = SimulatedDevice.current
         lastTime = now
         guard !host.hasFailed else { failed = true; return }
@@ -45,7 +47,7 @@ final class ExternalSession: @unchecked Sendable {
             let declared = p.declaration
             sentPending = declared.pendingDelta ? [] : nil
             if declared.mode == .plans {
-                plans = ExternalPlans()
+                plans = ExternalPlans(apps: appCount, rules: declared.rules)
                 observes = declared.observes
                 scope = declared.scope
             }
@@ -91,6 +93,7 @@ final class ExternalSession: @unchecked Sendable {
             try p.send(message, deadline: host.deadline(), stop: stop)
             let reply = try p.readLine(deadline: host.deadline(), stop: stop)
             host.roundTrips.wrappingAdd(1, ordering: .relaxed)
+            if let fast = ExternalFastReplies.decision(reply, pending: context.pending) { return fast }
             return try Self.decision(ExternalReply.object(reply), pending: context.pending, now: context.now)
         } catch DecisionProcess.Failure.stopped {
             quit()
@@ -116,7 +119,9 @@ final class ExternalSession: @unchecked Sendable {
                 try p.send(message, deadline: host.deadline(), stop: stop)
                 let reply = try p.readLine(deadline: host.deadline(), stop: stop)
                 host.roundTrips.wrappingAdd(1, ordering: .relaxed)
-                plans!.keep(try ExternalPlans.parse(ExternalReply.object(reply), asked: asked), for: asked)
+                let answer = try ExternalFastReplies.plans(reply, asked: asked, apps: appCount)
+                    ?? ExternalPlans.parse(ExternalReply.object(reply), asked: asked, apps: appCount)
+                plans!.keep(answer, for: asked)
             } catch DecisionProcess.Failure.stopped {
                 quit()
                 return .none

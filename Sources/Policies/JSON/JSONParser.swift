@@ -1,5 +1,8 @@
 /// A small strict JSON parser (RFC 8259) that reports syntax errors with a
-/// line and column, which Foundation's decoder does not.
+/// line and column, which Foundation's decoder does not. In Policies, not
+/// Experiments, because the external policy reads its processes' replies
+/// with it too (``ExternalFastReplies``): into plain Swift values, without
+/// Foundation's bridging casts.
 public struct JSONSyntaxError: Error, Equatable, CustomStringConvertible {
     public let line: Int
     public let column: Int
@@ -10,7 +13,12 @@ public struct JSONSyntaxError: Error, Equatable, CustomStringConvertible {
 public enum JSONParser {
     /// Parses one JSON document; trailing non-space text is an error.
     public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
-        var p = Cursor(Array(text.utf8))
+        try parse(bytes: Array(text.utf8))
+    }
+
+    /// Parses one JSON document given as UTF-8 bytes.
+    public static func parse(bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        var p = Cursor(bytes)
         p.skipSpace()
         let v = try p.value(depth: 0)
         p.skipSpace()

@@ -1,5 +1,3 @@
-import Policies
-
 /// A parsed JSON document that keeps object keys in file order, so specs can
 /// be echoed back (in `manifest.json` and `report.md`) exactly as written and
 /// error messages can point at a JSON path.
