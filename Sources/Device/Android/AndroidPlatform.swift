@@ -33,25 +33,36 @@ public final class AndroidPlatform: @unchecked Sendable {
     /// Doze, driven by the screen and charger this platform sees at each
     /// ``sync(now:state:)`` (nil before the first).
     public private(set) var doze: DozeController?
+    /// Standby buckets and job quotas (A10–A13; nil with
+    /// `device.android.buckets` false, or before the first sync).
+    private(set) var quotas: BucketQuotas?
+    private let apps: Int
 
     init(rules: AndroidWorkRules, apps: Int, doze: DozeRules = DozeRules()) {
         self.rules = rules
         self.timing = WorkRequestTiming(rules: rules)
         self.failedAttempts = Array(repeating: 0, count: apps)
         self.dozeRules = doze
+        self.apps = apps
+    }
+
+    /// The standby bucket of `app` at `now` (A10; nil with buckets off):
+    /// what the OS tells a policy.
+    public func bucket(of app: Int, at now: SimTime) -> StandbyBucket? {
+        quotas?.bucket(of: app, at: now)
     }
 
     /// Follows the device's state at `now` (called after every step of the
     /// loop and before each use): the screen-off clock, Doze's inputs, and
     /// the next time an answer changes.
     func sync(now: SimTime, state: DeviceState) {
-        if var d = doze {
-            if d.screenOn != state.isScreenOn { d.screenChanged(on: state.isScreenOn, at: now) }
-            if d.charging != state.isCharging { d.chargingChanged(state.isCharging, at: now) }
-            doze = d
-        } else {
-            doze = DozeController(rules: dozeRules, at: now, screenOn: state.isScreenOn, charging: state.isCharging)
+        if rules.buckets {
+            if quotas == nil {
+                quotas = BucketQuotas(apps: apps, generation: rules.quotaTable, at: now, screenOn: state.isScreenOn)
+            }
+            quotas!.sync(now: now, state: state)
         }
+        syncDoze(now: now, state: state)
         if state.isScreenOn {
             screenOffSince = nil
         } else if screenOffSince == nil {
@@ -65,7 +76,42 @@ public final class AndroidPlatform: @unchecked Sendable {
         // Doze's next phase change (a window opening or closing) is a
         // decision point: deferred work starts when a window opens.
         if let d = doze { next = min(next, d.nextTransition(after: now)) }
+        // A12: an app out of quota is in quota again; A13: a running job
+        // uses up its app's quota.
+        if quotas != nil {
+            next = min(next, quotas!.nextFree(after: now))
+            if let stop = quotas!.stopAt { next = min(next, max(stop, now)) }
+        }
         nextEventTime = next
+    }
+
+    /// Doze follows the screen and charger (not at all with `device.android.doze` false).
+    private func syncDoze(now: SimTime, state: DeviceState) {
+        guard rules.doze else { return }
+        if var d = doze {
+            if d.screenOn != state.isScreenOn { d.screenChanged(on: state.isScreenOn, at: now) }
+            if d.charging != state.isCharging { d.chargingChanged(state.isCharging, at: now) }
+            doze = d
+        } else {
+            doze = DozeController(rules: dozeRules, at: now, screenOn: state.isScreenOn, charging: state.isCharging)
+        }
+    }
+
+    /// A job of `app` starts at `now` (the quota starts tracking it, A11).
+    func jobStarted(app: Int, at now: SimTime, state: DeviceState) {
+        guard quotas != nil else { return }
+        quotas!.jobStarted(app: app, at: now, charging: state.isCharging)
+        if let stop = quotas!.stopAt { nextEventTime = min(nextEventTime, stop) }
+    }
+
+    /// The running job ended at `now` (its run time on battery is charged, A11).
+    func jobEnded(at now: SimTime) {
+        quotas?.jobEnded(at: now)
+    }
+
+    /// Whether the running job has used up its app's quota at `now` (A13).
+    func runningJobOutOfQuota(at now: SimTime) -> Bool {
+        quotas?.stopAt.map { now >= $0 } ?? false
     }
 
     /// The "device idle" constraint: the screen off for at least
@@ -89,7 +135,9 @@ public final class AndroidPlatform: @unchecked Sendable {
     /// it would. The first broken rule, in this order: earliest begin
     /// (WorkManager's initial delay, period or backoff), Battery Saver,
     /// Doze (deep or light idle), battery not low (refresh and fetch), device idle (processing),
-    /// the app in the foreground, charging, network, force-stopped.
+    /// the app in the foreground, charging, network, force-stopped, and
+    /// last the app's bucket quota (A12), so that a quota refusal counts
+    /// only work that would otherwise have run.
     public func refusal(for request: TaskRequest, at now: SimTime, state: DeviceState) -> Refusal? {
         if now < request.earliestBegin { return .beforeEarliestBegin }
         if rules.batterySaverHoldsJobs && state.isLowPowerMode { return .lowPowerMode }
@@ -103,6 +151,12 @@ public final class AndroidPlatform: @unchecked Sendable {
             && (state.isScreenOn || !deviceIdle(at: now)) {
             return .deviceNotIdle
         }
-        return EligibilityRules.requestRefusal(for: request, state: state)  // A8: as on iOS
+        if let r = EligibilityRules.requestRefusal(for: request, state: state) { return r }  // A8: as on iOS
+        if quotas != nil && quotas!.refuses(app: Int(request.app), at: now, state: state) {
+            // Its freeing is a decision point from now (the refusal may come after this step's sync).
+            nextEventTime = min(nextEventTime, quotas!.nextFree(after: now))
+            return .quota  // A12
+        }
+        return nil
     }
 }

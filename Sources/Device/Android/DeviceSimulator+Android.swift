@@ -45,6 +45,7 @@ extension DeviceSimulator {
 
     /// A task of `app` ended with `outcome`: the backoff's attempt count.
     func androidTaskEnded(_ android: AndroidPlatform, app: Int, kind: TaskKind, outcome: TaskOutcome) {
+        android.jobEnded(at: now)  // A11: the quota charges its run time
         guard kind == .appRefresh else { return }
         if outcome == .success { android.failedAttempts[app] = 0 } else { android.failedAttempts[app] += 1 }
     }
@@ -52,6 +53,12 @@ extension DeviceSimulator {
     /// The platform's own event (a constraint that starts to hold with no
     /// other event of the device): a decision point.
     mutating func androidEvent() {
+        if let android, worker.isRunning, android.runningJobOutOfQuota(at: now) {
+            // A13: QuotaController stops a job whose app used up its quota
+            // (the run expires; the next task and decision follow its end).
+            finishRunningTask(interrupted: true)
+            return
+        }
         android?.sync(now: now, state: state)
         consultPolicy()
     }
