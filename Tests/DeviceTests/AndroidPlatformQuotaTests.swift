@@ -23,13 +23,15 @@ final class AndroidPlatformQuotaTests: XCTestCase {
     /// session of app 0 at 1 min; unplugged (unless `charging`), no
     /// network needed, no failures, no drain.
     func greedy(days: Int = 2, doze: Bool = false, buckets: Bool = true, table: JobQuotaGeneration = .android13Plus,
-                charging: [DeviceTrace.Charging] = [], extra: [DeviceTrace.Session] = [])
+                limit: SimDuration = .minutes(10), charging: [DeviceTrace.Charging] = [],
+                extra: [DeviceTrace.Session] = [])
         -> (UserMetrics, [(start: SimTime, end: SimTime)]) {
         var config = DeviceConfiguration()
         config.platform = .android
         config.android.doze = doze
         config.android.buckets = buckets
         config.android.quotaTable = table
+        config.android.executionLimit = limit
         config.defaultApp.refresh.cpuSeconds = 3_000
         config.defaultApp.refresh.usesNetwork = false
         config.defaultApp.refresh.failureProbabilityWifi = 0
@@ -79,6 +81,49 @@ final class AndroidPlatformQuotaTests: XCTestCase {
         XCTAssertLessThanOrEqual(busiestWindow(runs.filter { $0.start >= workingSet }, window: .hours(4)), .minutes(10))
         XCTAssertGreaterThan(m.refusalsByReason[Int(Refusal.quota.rawValue)], 0)
         XCTAssertEqual(Refusal.quota.name, "quota")
+        // runs.csv's Android columns: each late run ends at its quota and
+        // its 10-min limit at once (the budget wins the tie: no quota
+        // stop), each stretch out of quota is one deferral, the app ends in
+        // working set.
+        let a = m.android!
+        XCTAssertGreaterThanOrEqual(a.quotaDeferrals, late.count)
+        XCTAssertEqual(a.quotaStops, 0)
+        XCTAssertEqual(a.dozeWindows, 0, "Doze off")
+        XCTAssertEqual(a.appsInBucketAtEnd, [0, 2, 0, 0, 0])
+    }
+
+    /// Doze on, buckets off: the windows are counted, each deferred app
+    /// once per idle stretch, and the runs in windows carry energy.
+    func testDozeColumns() {
+        let (m, runs) = greedy(days: 1, doze: true, buckets: false)
+        let a = m.android!
+        XCTAssertGreaterThanOrEqual(a.dozeWindows, 8, "4 light, then deep windows at 2 h, 4 h 05, 8 h 15, 14 h 25")
+        XCTAssertGreaterThan(a.dozeDeferrals, 0)
+        XCTAssertLessThanOrEqual(a.dozeDeferrals, a.dozeWindows + 1)
+        XCTAssertGreaterThan(a.maintenanceEnergyJoules, 0)
+        XCTAssertLessThanOrEqual(a.maintenanceEnergyJoules, m.energy.total)
+        XCTAssertNil(a.appsInBucketAtEnd)
+        XCTAssertEqual(a.quotaDeferrals, 0)
+        XCTAssertFalse(runs.isEmpty)
+        // iOS has none of them.
+        let (ios, _) = simulateDeviceWithLog(trace: flatTrace(days: 1), policy: RunEverythingAllowed(), randomKey: 3)
+        XCTAssertNil(ios.android)
+        XCTAssertTrue(AndroidMetrics.columns.allSatisfy { $0.value(ios).isNaN })
+    }
+
+    /// With a 15-min execution limit the quota, not the limit, ends the
+    /// runs: the second run of the first hour is stopped at 20 min of job
+    /// time, and in working set every run at its 10 min.
+    func testTheQuotaStopsARunningJob() {
+        let (m, runs) = greedy(limit: .minutes(15))
+        let workingSet = SimTime.zero + .minutes(1) + .seconds(10 as Int64) + .hours(12)
+        XCTAssertEqual(runs[0].end - runs[0].start, .minutes(15))
+        XCTAssertEqual(runs[1].end - runs[1].start, .minutes(5))
+        XCTAssertLessThanOrEqual(busiestWindow(runs.filter { $0.end <= workingSet }, window: .hours(1)), .minutes(20))
+        let late = runs.filter { $0.start >= workingSet + .hours(4) }
+        XCTAssertGreaterThanOrEqual(late.count, 5)
+        for r in late { XCTAssertEqual(r.end - r.start, .minutes(10)) }
+        XCTAssertGreaterThanOrEqual(m.android!.quotaStops, late.count + 1)
     }
 
     /// Android ≤ 12 in working set: 10 min per 2 h, one run every 2 h 30 s.

@@ -37,6 +37,14 @@ public final class AndroidPlatform: @unchecked Sendable {
     /// `device.android.buckets` false, or before the first sync).
     private(set) var quotas: BucketQuotas?
     private let apps: Int
+    /// What Doze and the quotas did (runs.csv's Android columns).
+    private(set) var metrics = AndroidMetrics()
+    /// Doze's phase at the last sync: a window opening is counted, and a
+    /// new idle stretch forgets which apps it deferred.
+    private var lastPhase: DozePhase?
+    private var dozeDeferred: [Bool]
+    /// The running job started in a maintenance window.
+    private var runStartedInWindow = false
 
     init(rules: AndroidWorkRules, apps: Int, doze: DozeRules = DozeRules()) {
         self.rules = rules
@@ -44,6 +52,7 @@ public final class AndroidPlatform: @unchecked Sendable {
         self.failedAttempts = Array(repeating: 0, count: apps)
         self.dozeRules = doze
         self.apps = apps
+        self.dozeDeferred = Array(repeating: false, count: apps)
     }
 
     /// The standby bucket of `app` at `now` (A10; nil with buckets off):
@@ -95,10 +104,36 @@ public final class AndroidPlatform: @unchecked Sendable {
         } else {
             doze = DozeController(rules: dozeRules, at: now, screenOn: state.isScreenOn, charging: state.isCharging)
         }
+        let phase = doze!.phase(at: now)
+        if phase.deep != lastPhase?.deep || phase.light != lastPhase?.light {
+            if phase.isMaintenanceWindow && lastPhase?.isMaintenanceWindow != true { metrics.dozeWindows += 1 }
+            if !phase.defersBackgroundWork { dozeDeferred = Array(repeating: false, count: apps) }
+            lastPhase = phase
+        }
+    }
+
+    /// The counts at the end of the run, with the apps per bucket at `now`.
+    func finalMetrics(at now: SimTime) -> AndroidMetrics {
+        var m = metrics
+        if let q = quotas {
+            m.quotaDeferrals = q.deferrals
+            m.appsInBucketAtEnd = AndroidMetrics.endBuckets.map { b in (0..<apps).filter { q.bucket(of: $0, at: now) == b }.count }
+        }
+        return m
+    }
+
+    /// A job stopped for its quota (A13).
+    func countQuotaStop() { metrics.quotaStops += 1 }
+
+    /// The running job ended with `joules` of background energy.
+    func countRunEnergy(_ joules: Double) {
+        if runStartedInWindow { metrics.maintenanceEnergyJoules += joules }
+        runStartedInWindow = false
     }
 
     /// A job of `app` starts at `now` (the quota starts tracking it, A11).
     func jobStarted(app: Int, at now: SimTime, state: DeviceState) {
+        runStartedInWindow = !state.isScreenOn && !state.isCharging && lastPhase?.isMaintenanceWindow == true
         guard quotas != nil else { return }
         quotas!.jobStarted(app: app, at: now, charging: state.isCharging)
         if let stop = quotas!.stopAt { nextEventTime = min(nextEventTime, stop) }
@@ -141,7 +176,11 @@ public final class AndroidPlatform: @unchecked Sendable {
     public func refusal(for request: TaskRequest, at now: SimTime, state: DeviceState) -> Refusal? {
         if now < request.earliestBegin { return .beforeEarliestBegin }
         if rules.batterySaverHoldsJobs && state.isLowPowerMode { return .lowPowerMode }
-        if dozeDefers(at: now, state: state) { return .doze }  // Docs/AndroidPlatform.md A9
+        if dozeDefers(at: now, state: state) {  // Docs/AndroidPlatform.md A9
+            let app = Int(request.app)
+            if !dozeDeferred[app] { dozeDeferred[app] = true; metrics.dozeDeferrals += 1 }
+            return .doze
+        }
         if request.kind.refreshesContent && !state.isCharging && state.batteryPercent < rules.batteryLowPercent {
             return .lowBattery
         }

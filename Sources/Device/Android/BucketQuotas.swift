@@ -32,6 +32,8 @@ struct BucketQuotas {
     /// Per app refused for quota, when it is in quota again (A12's
     /// decision point; `.distantFuture` for none).
     private var freeAt: [SimTime]
+    /// Stretches out of quota in which an app was refused (A12's count).
+    private(set) var deferrals = 0
 
     /// Every app counts as used at time 0 (assumption, A10: the trace
     /// starts with the user's apps installed and in use).
@@ -105,6 +107,7 @@ struct BucketQuotas {
         if JobQuotaTable.isQuotaFree(bucket: b, charging: state.isCharging,
                                      foreground: state.foregroundApp == Int32(app)) { return false }
         if quotas[app].isInQuota(at: now, bucket: b) { return false }
+        if freeAt[app] == .distantFuture { deferrals += 1 }
         freeAt[app] = quotas[app].nextInQuota(at: now, bucket: b)
         return true
     }

@@ -46,6 +46,7 @@ extension DeviceSimulator {
     /// A task of `app` ended with `outcome`: the backoff's attempt count.
     func androidTaskEnded(_ android: AndroidPlatform, app: Int, kind: TaskKind, outcome: TaskOutcome) {
         android.jobEnded(at: now)  // A11: the quota charges its run time
+        android.countRunEnergy(worker.running.ledger.total)
         guard kind == .appRefresh else { return }
         if outcome == .success { android.failedAttempts[app] = 0 } else { android.failedAttempts[app] += 1 }
     }
@@ -56,6 +57,7 @@ extension DeviceSimulator {
         if let android, worker.isRunning, android.runningJobOutOfQuota(at: now) {
             // A13: QuotaController stops a job whose app used up its quota
             // (the run expires; the next task and decision follow its end).
+            android.countQuotaStop()
             finishRunningTask(interrupted: true)
             return
         }
