@@ -4,16 +4,15 @@
 /// suite's output is unchanged); NaN on an iOS device's rows, and the
 /// bucket columns NaN with `device.android.buckets` false.
 public struct AndroidMetrics: Sendable, Hashable {
-    /// Times an app's work was held back for its quota: one per app and
-    /// stretch out of quota in which the OS refused it at least once (A12).
-    public var quotaDeferrals = 0
+    /// Times a run left its app out of quota (A12): the app's work is
+    /// held back from then until its quota frees.
+    public var quotaExhausted = 0
     /// Running jobs stopped because their app's quota was used up (A13).
     public var quotaStops = 0
     /// Doze maintenance windows (light or deep) opened (A9).
     public var dozeWindows = 0
-    /// Times an app's work was held back by Doze: one per app and Doze
-    /// idle stretch in which the OS refused it at least once (A9).
-    public var dozeDeferrals = 0
+    /// Runs that started in a maintenance window (work Doze batched, A9).
+    public var dozeWindowRuns = 0
     /// Background energy (its CPU, radio promotion and transfer) of the
     /// runs that started in a maintenance window, joules.
     public var maintenanceEnergyJoules: Double = 0
@@ -32,10 +31,10 @@ public struct AndroidMetrics: Sendable, Hashable {
 
     /// The columns, after every `UserMetrics.columns` one.
     public static let columns: [UserMetrics.Column] = [
-        .init(name: "quota_deferrals", unit: "count", description: "Android: times an app's work was held back for its standby bucket's job quota (one per app and stretch out of quota; AndroidPlatform.md A12)") { count($0, \.quotaDeferrals) },
+        .init(name: "quota_exhausted", unit: "count", description: "Android: times a run left its app out of its standby bucket's job quota, its work held back until the quota frees (AndroidPlatform.md A12)") { count($0, \.quotaExhausted) },
         .init(name: "quota_stops", unit: "count", description: "Android: running jobs stopped because their app's quota was used up (also in tasks_expired; A13)") { count($0, \.quotaStops) },
         .init(name: "doze_windows", unit: "count", description: "Android: Doze maintenance windows (light or deep) opened (A9)") { count($0, \.dozeWindows) },
-        .init(name: "doze_deferrals", unit: "count", description: "Android: times an app's work was held back by Doze (one per app and idle stretch; A9)") { count($0, \.dozeDeferrals) },
+        .init(name: "doze_window_runs", unit: "count", description: "Android: runs that started in a Doze maintenance window (work Doze batched; A9)") { count($0, \.dozeWindowRuns) },
         .init(name: "energy_maintenance_j", unit: "J", description: "Android: background energy of the runs that started in a Doze maintenance window (in energy_total_j)") { $0.android?.maintenanceEnergyJoules ?? .nan },
     ] + endBuckets.enumerated().map { i, b in
         UserMetrics.Column(name: "apps_\(b.name.replacingOccurrences(of: "-", with: "_"))_end", unit: "count",

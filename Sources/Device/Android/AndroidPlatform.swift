@@ -39,10 +39,8 @@ public final class AndroidPlatform: @unchecked Sendable {
     private let apps: Int
     /// What Doze and the quotas did (runs.csv's Android columns).
     private(set) var metrics = AndroidMetrics()
-    /// Doze's phase at the last sync: a window opening is counted, and a
-    /// new idle stretch forgets which apps it deferred.
+    /// Doze's phase at the last sync (a window opening is counted).
     private var lastPhase: DozePhase?
-    private var dozeDeferred: [Bool]
     /// The running job started in a maintenance window.
     private var runStartedInWindow = false
 
@@ -52,7 +50,6 @@ public final class AndroidPlatform: @unchecked Sendable {
         self.failedAttempts = Array(repeating: 0, count: apps)
         self.dozeRules = doze
         self.apps = apps
-        self.dozeDeferred = Array(repeating: false, count: apps)
     }
 
     /// The standby bucket of `app` at `now` (A10; nil with buckets off):
@@ -107,7 +104,6 @@ public final class AndroidPlatform: @unchecked Sendable {
         let phase = doze!.phase(at: now)
         if phase.deep != lastPhase?.deep || phase.light != lastPhase?.light {
             if phase.isMaintenanceWindow && lastPhase?.isMaintenanceWindow != true { metrics.dozeWindows += 1 }
-            if !phase.defersBackgroundWork { dozeDeferred = Array(repeating: false, count: apps) }
             lastPhase = phase
         }
     }
@@ -116,7 +112,7 @@ public final class AndroidPlatform: @unchecked Sendable {
     func finalMetrics(at now: SimTime) -> AndroidMetrics {
         var m = metrics
         if let q = quotas {
-            m.quotaDeferrals = q.deferrals
+            m.quotaExhausted = q.exhaustions
             m.appsInBucketAtEnd = AndroidMetrics.endBuckets.map { b in (0..<apps).filter { q.bucket(of: $0, at: now) == b }.count }
         }
         return m
@@ -134,6 +130,7 @@ public final class AndroidPlatform: @unchecked Sendable {
     /// A job of `app` starts at `now` (the quota starts tracking it, A11).
     func jobStarted(app: Int, at now: SimTime, state: DeviceState) {
         runStartedInWindow = !state.isScreenOn && !state.isCharging && lastPhase?.isMaintenanceWindow == true
+        if runStartedInWindow { metrics.dozeWindowRuns += 1 }
         guard quotas != nil else { return }
         quotas!.jobStarted(app: app, at: now, charging: state.isCharging)
         if let stop = quotas!.stopAt { nextEventTime = min(nextEventTime, stop) }
@@ -141,7 +138,10 @@ public final class AndroidPlatform: @unchecked Sendable {
 
     /// The running job ended at `now` (its run time on battery is charged, A11).
     func jobEnded(at now: SimTime) {
-        quotas?.jobEnded(at: now)
+        guard quotas != nil else { return }
+        quotas!.jobEnded(at: now)
+        // A run that left its app out of quota: its freeing is a decision point.
+        nextEventTime = min(nextEventTime, quotas!.nextFree(after: now))
     }
 
     /// Whether the running job has used up its app's quota at `now` (A13).
@@ -172,15 +172,11 @@ public final class AndroidPlatform: @unchecked Sendable {
     /// Doze (deep or light idle), battery not low (refresh and fetch), device idle (processing),
     /// the app in the foreground, charging, network, force-stopped, and
     /// last the app's bucket quota (A12), so that a quota refusal counts
-    /// only work that would otherwise have run.
+    /// only work that would otherwise have run. No side effect.
     public func refusal(for request: TaskRequest, at now: SimTime, state: DeviceState) -> Refusal? {
         if now < request.earliestBegin { return .beforeEarliestBegin }
         if rules.batterySaverHoldsJobs && state.isLowPowerMode { return .lowPowerMode }
-        if dozeDefers(at: now, state: state) {  // Docs/AndroidPlatform.md A9
-            let app = Int(request.app)
-            if !dozeDeferred[app] { dozeDeferred[app] = true; metrics.dozeDeferrals += 1 }
-            return .doze
-        }
+        if dozeDefers(at: now, state: state) { return .doze }  // Docs/AndroidPlatform.md A9
         if request.kind.refreshesContent && !state.isCharging && state.batteryPercent < rules.batteryLowPercent {
             return .lowBattery
         }
@@ -191,11 +187,7 @@ public final class AndroidPlatform: @unchecked Sendable {
             return .deviceNotIdle
         }
         if let r = EligibilityRules.requestRefusal(for: request, state: state) { return r }  // A8: as on iOS
-        if quotas != nil && quotas!.refuses(app: Int(request.app), at: now, state: state) {
-            // Its freeing is a decision point from now (the refusal may come after this step's sync).
-            nextEventTime = min(nextEventTime, quotas!.nextFree(after: now))
-            return .quota  // A12
-        }
+        if let q = quotas, q.refuses(app: Int(request.app), at: now, state: state) { return .quota }  // A12
         return nil
     }
 }

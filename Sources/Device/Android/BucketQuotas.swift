@@ -29,11 +29,13 @@ struct BucketQuotas {
     private var runningJobCounted = false
     /// When the running job uses up its app's quota (nil: no tracked run).
     private(set) var stopAt: SimTime?
-    /// Per app refused for quota, when it is in quota again (A12's
-    /// decision point; `.distantFuture` for none).
+    /// Per app out of quota, when it is in quota again (A12's decision
+    /// point; `.distantFuture` for none). Set where the app's quota is
+    /// used, at a run's end, never by a query: the run does not depend on
+    /// what a policy asks.
     private var freeAt: [SimTime]
-    /// Stretches out of quota in which an app was refused (A12's count).
-    private(set) var deferrals = 0
+    /// Times a run left its app out of quota (runs.csv `quota_exhausted`).
+    private(set) var exhaustions = 0
 
     /// Every app counts as used at time 0 (assumption, A10: the trace
     /// starts with the user's apps installed and in use).
@@ -96,23 +98,34 @@ struct BucketQuotas {
         runningJobCounted = true
         trackedSince = nil
         stopAt = nil
+        let b = bucket(of: app, at: now)
+        if !quotas[app].isInQuota(at: now, bucket: b) {
+            exhaustions += 1
+            freeAt[app] = quotas[app].nextInQuota(at: now, bucket: b)
+            return
+        }
+        // In quota now, but the next bucket change (a smaller quota) may
+        // put it out: then the time that frees it is the decision point.
+        let change = standby[app].nextChange(after: now, screen: screen, rules: standbyRules)
+        guard change != .distantFuture else { return }
+        let lower = bucket(of: app, at: change)
+        if !quotas[app].isInQuota(at: change, bucket: lower) {
+            freeAt[app] = quotas[app].nextInQuota(at: change, bucket: lower)
+        }
     }
 
     /// Whether `app`'s quota holds a job back at `now` (A12): not while
     /// charging (except restricted), nor for the foreground app; otherwise
-    /// while QuotaController says it is out of quota. A refusal records
-    /// when it frees, the decision point of ``nextFree(after:)``.
-    mutating func refuses(app: Int, at now: SimTime, state: DeviceState) -> Bool {
+    /// while QuotaController says it is out of quota. No side effect: a
+    /// policy may ask as often as it likes without changing the run.
+    func refuses(app: Int, at now: SimTime, state: DeviceState) -> Bool {
         let b = bucket(of: app, at: now)
         if JobQuotaTable.isQuotaFree(bucket: b, charging: state.isCharging,
                                      foreground: state.foregroundApp == Int32(app)) { return false }
-        if quotas[app].isInQuota(at: now, bucket: b) { return false }
-        if freeAt[app] == .distantFuture { deferrals += 1 }
-        freeAt[app] = quotas[app].nextInQuota(at: now, bucket: b)
-        return true
+        return !quotas[app].isInQuota(at: now, bucket: b)
     }
 
-    /// The earliest time after `now` an app refused for quota is in quota
+    /// The earliest time after `now` an app out of quota is in quota
     /// again (`.distantFuture`: none); passed ones are forgotten.
     mutating func nextFree(after now: SimTime) -> SimTime {
         var next = SimTime.distantFuture
