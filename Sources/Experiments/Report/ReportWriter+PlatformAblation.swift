@@ -40,7 +40,9 @@ extension ReportWriter {
                 guard let b, let row = pairedDifferenceRows([(a, b)], metrics: [Self.energy, Self.freshness],
                                                             digits: [1, 3]) else { continue }
                 let part = Aggregation.pairedComparison(results, metric: energy, configuration: a, against: b).meanDifference
-                let share = b == ios || !(part / total).isFinite ? "–" : String(format: "%.0f %%", 100 * part / total)
+                var share = b == ios || !(part / total).isFinite ? "–" : String(format: "%.0f %%", 100 * part / total)
+                // "-0 %" reads as a direction the data does not have.
+                if share == "-0 %" { share = "0 %" }
                 rows += row.dropLast(1) + " \(what) | \(share) |\n"
             }
         }
