@@ -8,6 +8,9 @@ import XCTest
 /// (Docs/AndroidPlatform.md A10–A14): a greedy app's run time per window,
 /// the buckets from usage recency, and the ablation switches.
 final class AndroidPlatformQuotaTests: XCTestCase {
+    /// The event log of the last ``greedy`` run.
+    var lastLog: [DeviceEvent] = []
+
     /// Asks to run every due request (so the OS's refusals are counted,
     /// by reason) and wakes when the next one is due.
     struct AsksForDue: SchedulingPolicy {
@@ -43,6 +46,7 @@ final class AndroidPlatformQuotaTests: XCTestCase {
                               network: [.init(start: .zero, end: SimTime(day: 30), network: .wifi)],
                               charging: charging)
         let (m, log) = simulateDeviceWithLog(trace: trace, configuration: config, policy: AsksForDue(), randomKey: 3)
+        lastLog = log.events
         let runs = log.events.filter { $0.kind == .task && $0.app == 0 && $0.taskKind == .appRefresh }
         return (m, runs.map { (start: $0.start!, end: $0.end!) })
     }
@@ -89,6 +93,16 @@ final class AndroidPlatformQuotaTests: XCTestCase {
         XCTAssertEqual(a.quotaStops, 0)
         XCTAssertEqual(a.dozeWindows, 0, "Doze off")
         XCTAssertEqual(a.appsInBucketAtEnd, [0, 2, 0, 0, 0])
+        // events.csv: one quota_exhausted row per exhaustion, each at the
+        // end of one of the app's runs, naming its bucket.
+        let exhausted = lastLog.filter { $0.kind == .quotaExhausted }
+        XCTAssertEqual(exhausted.count, a.quotaExhausted)
+        for e in exhausted {
+            XCTAssertEqual(e.app, 0)
+            XCTAssertTrue(runs.contains { $0.end == e.time }, "\(e.time) ends no run")
+            XCTAssertEqual(e.detail, e.time < workingSet ? "active" : "working-set")
+        }
+        XCTAssertTrue(exhausted.contains { $0.time == late[0].end })
     }
 
     /// Doze on, buckets off: the windows are counted, and the runs in them with their energy.
@@ -101,6 +115,13 @@ final class AndroidPlatformQuotaTests: XCTestCase {
         XCTAssertGreaterThan(a.maintenanceEnergyJoules, 0)
         XCTAssertLessThanOrEqual(a.maintenanceEnergyJoules, m.energy.total)
         XCTAssertNil(a.appsInBucketAtEnd)
+        // events.csv: a doze_window row at each window opening, the deep
+        // ones at 2 h, 4 h 05, 8 h 15, 14 h 25, 20 h 35 of quiet time.
+        let windows = lastLog.filter { $0.kind == .dozeWindow }
+        XCTAssertEqual(windows.count, a.dozeWindows)
+        let quiet = SimTime.zero + .minutes(1) + .seconds(10 as Int64)
+        XCTAssertEqual(windows.filter { $0.detail == "deep" }.map { $0.time - quiet },
+                       [120, 245, 495, 865, 1235].map { SimDuration.minutes(Int64($0)) })
         XCTAssertEqual(a.quotaExhausted, 0)
         XCTAssertFalse(runs.isEmpty)
         // iOS has none of them.

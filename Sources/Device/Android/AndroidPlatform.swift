@@ -43,6 +43,10 @@ public final class AndroidPlatform: @unchecked Sendable {
     private var lastPhase: DozePhase?
     /// The running job started in a maintenance window.
     private var runStartedInWindow = false
+    /// What events.csv shows of this platform, kept until the simulator
+    /// logs it (only when ``logs`` is set: a run with an event sink).
+    var logs = false
+    private(set) var log: [(kind: DeviceEvent.Kind, app: Int32, detail: String)] = []
 
     init(rules: AndroidWorkRules, apps: Int, doze: DozeRules = DozeRules()) {
         self.rules = rules
@@ -103,7 +107,10 @@ public final class AndroidPlatform: @unchecked Sendable {
         }
         let phase = doze!.phase(at: now)
         if phase.deep != lastPhase?.deep || phase.light != lastPhase?.light {
-            if phase.isMaintenanceWindow && lastPhase?.isMaintenanceWindow != true { metrics.dozeWindows += 1 }
+            if phase.isMaintenanceWindow && lastPhase?.isMaintenanceWindow != true {
+                metrics.dozeWindows += 1
+                if logs { log.append((.dozeWindow, -1, phase.deep == .maintenance ? "deep" : "light")) }
+            }
             lastPhase = phase
         }
     }
@@ -116,6 +123,12 @@ public final class AndroidPlatform: @unchecked Sendable {
             m.appsInBucketAtEnd = AndroidMetrics.endBuckets.map { b in (0..<apps).filter { q.bucket(of: $0, at: now) == b }.count }
         }
         return m
+    }
+
+    /// Hands over what is to be logged.
+    func takeLog() -> [(kind: DeviceEvent.Kind, app: Int32, detail: String)] {
+        defer { log.removeAll() }
+        return log
     }
 
     /// A job stopped for its quota (A13).
@@ -137,9 +150,13 @@ public final class AndroidPlatform: @unchecked Sendable {
     }
 
     /// The running job ended at `now` (its run time on battery is charged, A11).
-    func jobEnded(at now: SimTime) {
+    func jobEnded(app: Int, at now: SimTime) {
         guard quotas != nil else { return }
+        let before = quotas!.exhaustions
         quotas!.jobEnded(at: now)
+        if logs && quotas!.exhaustions > before {
+            log.append((.quotaExhausted, Int32(app), quotas!.bucket(of: app, at: now).name))
+        }
         // A run that left its app out of quota: its freeing is a decision point.
         nextEventTime = min(nextEventTime, quotas!.nextFree(after: now))
     }
