@@ -46,6 +46,10 @@ public final class AndroidPlatform: @unchecked Sendable {
     /// What events.csv shows of this platform, kept until the simulator
     /// logs it (only when ``logs`` is set: a run with an event sink).
     var logs = false
+    /// FCM's high-priority caps (Android ≤ 12's with `quotaTable`
+    /// `android-12`, none later) and each app's high-priority deliveries.
+    let fcmRules: FCMRules
+    var fcmHighPriority: [[SimTime]]
     private(set) var log: [(kind: DeviceEvent.Kind, app: Int32, detail: String)] = []
 
     init(rules: AndroidWorkRules, apps: Int, doze: DozeRules = DozeRules()) {
@@ -54,6 +58,8 @@ public final class AndroidPlatform: @unchecked Sendable {
         self.failedAttempts = Array(repeating: 0, count: apps)
         self.dozeRules = doze
         self.apps = apps
+        self.fcmRules = rules.quotaTable == .upToAndroid12 ? .upToAndroid12 : FCMRules()
+        self.fcmHighPriority = Array(repeating: [], count: apps)
     }
 
     /// The standby bucket of `app` at `now` (A10; nil with buckets off):

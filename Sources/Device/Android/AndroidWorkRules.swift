@@ -59,6 +59,10 @@ public struct AndroidWorkRules: DeclaredParameters, Hashable {
     /// Which of QuotaController's two default tables the quotas follow
     /// (Android.md A5): `android-13+` (default) or `android-12`.
     public var quotaTable = JobQuotaGeneration.android13Plus
+    /// The priority the apps' servers give their FCM data messages (the
+    /// Android counterpart of a silent push, AndroidPlatform.md A15).
+    /// Default `normal`, FCM's default for data messages.
+    public var fcmPriority = FCMPriority.normal
 
     public init() {}
 
@@ -99,6 +103,8 @@ public struct AndroidWorkRules: DeclaredParameters, Hashable {
               source: "AOSP AppStandbyController + QuotaController (Android 9+); false: ablation"),
         .choice("quotaTable", \.quotaTable,
                 source: "AOSP QuotaController.QcConstants DEFAULT_LEGACY_* (android-12) / DEFAULT_CURRENT_* (android-13+)"),
+        .choice("fcmPriority", \.fcmPriority,
+                source: "firebase.google.com 'Set and manage message priority': data messages are normal priority by default"),
     ]
 
     /// `minBackoffDelay ≤ backoffDelay ≤ maxBackoffDelay`.
