@@ -11,6 +11,7 @@ extension DeviceSimulator {
         if let hours = power.lowPowerHours(until: now) { metrics.user.lowPowerModeHours += hours }
         _ = metrics.finish(horizon: trace.horizon, capacityJoules: power.capacityJoules,
                            wakesByHour: apps.state.wakesByHour)
+        if let android { metrics.user.android = android.finalMetrics(at: now) }
     }
 
     /// The task still running at the horizon: right-censored, neither

@@ -79,6 +79,7 @@ extension DeviceSimulator {
             serverLatency: { worker.serverLatency(slot: slot, run: n) })
 
         apps.state[runsOf: slot] = n &+ 1
+        if let android { android.jobStarted(app: app, at: now, state: state) }
         // Chain scheduling: the handler resubmits first thing (or forgets).
         if request.kind == .appRefresh && resubmitsAtStart { resubmit(request, run: n) }
         var ledger = EnergyLedger()

@@ -207,6 +207,7 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
                             rules: configuration.rules)
         ctx.model = trace.model
         ctx.android = android
+        android?.logs = Sink.isEnabled
         android?.sync(now: .zero, state: initial)
         // The pending requests live in the context (see `pending`).
         scheduler.swapPending(with: &ctx.pending)
@@ -278,7 +279,10 @@ public struct DeviceSimulator<Policy: SchedulingPolicy, Sink: DeviceEventSink> {
                 handleRegisteredMechanism(AgendaSlot(rawValue: slot)!)
             }
             if mechanisms.isOn { mechanismsAfterStep() }
-            if let android { android.sync(now: now, state: state) }
+            if let android {
+                android.sync(now: now, state: state)
+                if Sink.isEnabled { logAndroid(android) }
+            }
             settleBackgroundEnergy()
         }
         finish()

@@ -44,6 +44,13 @@ public struct DeviceEvent: Sendable, Hashable {
         /// or ended; the device state is the network shown.
         case deadZoneStart = "dead_zone_start"
         case deadZoneEnd = "dead_zone_end"
+        /// Android: a run left `app` out of its bucket's job quota (detail:
+        /// the bucket); its work is held back until the quota frees
+        /// (Docs/AndroidPlatform.md A12).
+        case quotaExhausted = "quota_exhausted"
+        /// Android: a Doze maintenance window opened (detail `light` or
+        /// `deep`; A9).
+        case dozeWindow = "doze_window"
     }
     public var kind: Kind
     public var time: SimTime

@@ -37,6 +37,9 @@ public enum Refusal: UInt8, Sendable, Hashable, CaseIterable {
     /// next maintenance window or until the screen comes on or the charger
     /// goes in (Docs/AndroidPlatform.md A9).
     case doze
+    /// Android: the app's standby bucket has used up its job quota
+    /// (QuotaController; Docs/AndroidPlatform.md A12).
+    case quota
 
     public var name: String {
         switch self {
@@ -51,6 +54,7 @@ public enum Refusal: UInt8, Sendable, Hashable, CaseIterable {
         case .appForceQuit: "app_force_quit"
         case .deviceNotIdle: "device_not_idle"
         case .doze: "doze"
+        case .quota: "quota"
         }
     }
 }

@@ -77,6 +77,10 @@ public struct UserMetrics: Sendable, Hashable {
     /// Bytes (up + down) moved by background tasks on Wi-Fi / on cellular.
     public var backgroundBytesWifi: Double = 0
     public var backgroundBytesCellular: Double = 0
+    /// Android's own counts (nil on iOS): not in `columns`, whose list
+    /// every suite writes; `AndroidMetrics.columns` follow them only in a
+    /// suite with an Android device.
+    public var android: AndroidMetrics? = nil
 
     // The other background mechanisms, one block each (columns at
     // the end of `columns`; all zero while the mechanism is off).

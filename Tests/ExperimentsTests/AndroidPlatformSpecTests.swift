@@ -58,4 +58,37 @@ final class AndroidPlatformSpecTests: XCTestCase {
             XCTAssertTrue(text.contains("platform"), text)
         }
     }
+
+    /// runs.csv has Android's columns only in a suite with an Android
+    /// device (NaN on its iOS rows); the ablation devices give the report's
+    /// ablation section, and `report` re-reads the columns; a bad quota
+    /// table is refused naming its path.
+    func testAndroidColumnsAndAblationSection() throws {
+        let header = { (out: String) in
+            try String(contentsOfFile: self.dir.path(out) + "/runs.csv", encoding: .utf8).split(separator: "\n")[0]
+        }
+        let ios = try write(#"{"name": "a", "seed": 3, "population": {"users": 2, "days": 1}, "policies": [{"name": "greedy"}]}"#)
+        guard case .completed = try ExperimentCommands.run(.init(specPath: ios, out: dir.path("i"), threads: 1),
+                                                           tool: .standard) else { return XCTFail() }
+        XCTAssertEqual(String(try header("i")), "configuration,replication,user," + Runner.metrics.map(\.name).joined(separator: ","))
+        let both = try write(#"""
+            {"name": "b", "seed": 3, "population": {"users": 3, "days": 2}, "policies": [{"name": "greedy"}],
+             "devices": [{"label": "ios"}, {"label": "android", "device": {"platform": "android"}},
+               {"label": "no-doze", "device": {"platform": "android", "android": {"doze": false}}},
+               {"label": "no-buckets", "device": {"platform": "android", "android": {"buckets": false, "quotaTable": "android-12"}}}]}
+            """#)
+        guard case .completed = try ExperimentCommands.run(.init(specPath: both, out: dir.path("b"), threads: 2),
+                                                           tool: .standard) else { return XCTFail() }
+        XCTAssertTrue(try header("b").hasSuffix(",apps_rare_end,apps_restricted_end"))
+        XCTAssertTrue(try rows("b", "ios: greedy").allSatisfy { $0.hasSuffix(",nan,nan,nan,nan,nan,nan,nan,nan,nan,nan") || $0.hasSuffix(",NaN,NaN,NaN,NaN,NaN,NaN,NaN,NaN,NaN,NaN") })
+        let report = try String(contentsOfFile: dir.path("b") + "/report.md", encoding: .utf8)
+        XCTAssertTrue(report.contains("## Android's mechanisms, one at a time"), report)
+        XCTAssertTrue(report.contains("| `android: greedy` − `no-doze: greedy` |"), report)
+        XCTAssertTrue(report.contains("| `android: greedy` − `no-buckets: greedy` |"), report)
+        XCTAssertFalse(report.contains("| `no-doze: greedy` − `ios: greedy` |"), "the platforms section pairs full Android only")
+        let bad = try write(#"{"name": "c", "seed": 1, "population": {"users": 1, "days": 1}, "policies": [{"name": "never"}], "device": {"platform": "android", "android": {"quotaTable": "android-9"}}}"#)
+        XCTAssertThrowsError(try ExperimentSpec.load(path: bad, registry: .standard)) { error in
+            XCTAssertTrue("\(error)".contains("quotaTable"), "\(error)")
+        }
+    }
 }

@@ -14,7 +14,7 @@ final class DocumentationTests: XCTestCase {
 
     func testOutputsDocumentEveryColumn() throws {
         let doc = try String(contentsOf: Self.root.appendingPathComponent("Docs/Outputs.md"), encoding: .utf8)
-        let names = UserMetrics.columns.map(\.name) + DeviceEvent.columns.map(\.name)
+        let names = UserMetrics.columns.map(\.name) + AndroidMetrics.columns.map(\.name) + DeviceEvent.columns.map(\.name)
             + ResultFiles.summaryColumns + ResultFiles.comparisonColumns + ResultFiles.runsKeyColumns
             + WakesByHour.columns + Aggregation.efficiencyColumns
         for name in names {

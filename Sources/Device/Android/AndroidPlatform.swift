@@ -33,25 +33,52 @@ public final class AndroidPlatform: @unchecked Sendable {
     /// Doze, driven by the screen and charger this platform sees at each
     /// ``sync(now:state:)`` (nil before the first).
     public private(set) var doze: DozeController?
+    /// Standby buckets and job quotas (A10–A13; nil with
+    /// `device.android.buckets` false, or before the first sync).
+    private(set) var quotas: BucketQuotas?
+    private let apps: Int
+    /// What Doze and the quotas did (runs.csv's Android columns).
+    private(set) var metrics = AndroidMetrics()
+    /// Doze's phase at the last sync (a window opening is counted).
+    private var lastPhase: DozePhase?
+    /// The running job started in a maintenance window.
+    private var runStartedInWindow = false
+    /// What events.csv shows of this platform, kept until the simulator
+    /// logs it (only when ``logs`` is set: a run with an event sink).
+    var logs = false
+    /// FCM's high-priority caps (Android ≤ 12's with `quotaTable`
+    /// `android-12`, none later) and each app's high-priority deliveries.
+    let fcmRules: FCMRules
+    var fcmHighPriority: [[SimTime]]
+    private(set) var log: [(kind: DeviceEvent.Kind, app: Int32, detail: String)] = []
 
     init(rules: AndroidWorkRules, apps: Int, doze: DozeRules = DozeRules()) {
         self.rules = rules
         self.timing = WorkRequestTiming(rules: rules)
         self.failedAttempts = Array(repeating: 0, count: apps)
         self.dozeRules = doze
+        self.apps = apps
+        self.fcmRules = rules.quotaTable == .upToAndroid12 ? .upToAndroid12 : FCMRules()
+        self.fcmHighPriority = Array(repeating: [], count: apps)
+    }
+
+    /// The standby bucket of `app` at `now` (A10; nil with buckets off):
+    /// what the OS tells a policy.
+    public func bucket(of app: Int, at now: SimTime) -> StandbyBucket? {
+        quotas?.bucket(of: app, at: now)
     }
 
     /// Follows the device's state at `now` (called after every step of the
     /// loop and before each use): the screen-off clock, Doze's inputs, and
     /// the next time an answer changes.
     func sync(now: SimTime, state: DeviceState) {
-        if var d = doze {
-            if d.screenOn != state.isScreenOn { d.screenChanged(on: state.isScreenOn, at: now) }
-            if d.charging != state.isCharging { d.chargingChanged(state.isCharging, at: now) }
-            doze = d
-        } else {
-            doze = DozeController(rules: dozeRules, at: now, screenOn: state.isScreenOn, charging: state.isCharging)
+        if rules.buckets {
+            if quotas == nil {
+                quotas = BucketQuotas(apps: apps, generation: rules.quotaTable, at: now, screenOn: state.isScreenOn)
+            }
+            quotas!.sync(now: now, state: state)
         }
+        syncDoze(now: now, state: state)
         if state.isScreenOn {
             screenOffSince = nil
         } else if screenOffSince == nil {
@@ -65,7 +92,84 @@ public final class AndroidPlatform: @unchecked Sendable {
         // Doze's next phase change (a window opening or closing) is a
         // decision point: deferred work starts when a window opens.
         if let d = doze { next = min(next, d.nextTransition(after: now)) }
+        // A12: an app out of quota is in quota again; A13: a running job
+        // uses up its app's quota.
+        if quotas != nil {
+            next = min(next, quotas!.nextFree(after: now))
+            if let stop = quotas!.stopAt { next = min(next, max(stop, now)) }
+        }
         nextEventTime = next
+    }
+
+    /// Doze follows the screen and charger (not at all with `device.android.doze` false).
+    private func syncDoze(now: SimTime, state: DeviceState) {
+        guard rules.doze else { return }
+        if var d = doze {
+            if d.screenOn != state.isScreenOn { d.screenChanged(on: state.isScreenOn, at: now) }
+            if d.charging != state.isCharging { d.chargingChanged(state.isCharging, at: now) }
+            doze = d
+        } else {
+            doze = DozeController(rules: dozeRules, at: now, screenOn: state.isScreenOn, charging: state.isCharging)
+        }
+        let phase = doze!.phase(at: now)
+        if phase.deep != lastPhase?.deep || phase.light != lastPhase?.light {
+            if phase.isMaintenanceWindow && lastPhase?.isMaintenanceWindow != true {
+                metrics.dozeWindows += 1
+                if logs { log.append((.dozeWindow, -1, phase.deep == .maintenance ? "deep" : "light")) }
+            }
+            lastPhase = phase
+        }
+    }
+
+    /// The counts at the end of the run, with the apps per bucket at `now`.
+    func finalMetrics(at now: SimTime) -> AndroidMetrics {
+        var m = metrics
+        if let q = quotas {
+            m.quotaExhausted = q.exhaustions
+            m.appsInBucketAtEnd = AndroidMetrics.endBuckets.map { b in (0..<apps).filter { q.bucket(of: $0, at: now) == b }.count }
+        }
+        return m
+    }
+
+    /// Hands over what is to be logged.
+    func takeLog() -> [(kind: DeviceEvent.Kind, app: Int32, detail: String)] {
+        defer { log.removeAll() }
+        return log
+    }
+
+    /// A job stopped for its quota (A13).
+    func countQuotaStop() { metrics.quotaStops += 1 }
+
+    /// The running job ended with `joules` of background energy.
+    func countRunEnergy(_ joules: Double) {
+        if runStartedInWindow { metrics.maintenanceEnergyJoules += joules }
+        runStartedInWindow = false
+    }
+
+    /// A job of `app` starts at `now` (the quota starts tracking it, A11).
+    func jobStarted(app: Int, at now: SimTime, state: DeviceState) {
+        runStartedInWindow = !state.isScreenOn && !state.isCharging && lastPhase?.isMaintenanceWindow == true
+        if runStartedInWindow { metrics.dozeWindowRuns += 1 }
+        guard quotas != nil else { return }
+        quotas!.jobStarted(app: app, at: now, charging: state.isCharging)
+        if let stop = quotas!.stopAt { nextEventTime = min(nextEventTime, stop) }
+    }
+
+    /// The running job ended at `now` (its run time on battery is charged, A11).
+    func jobEnded(app: Int, at now: SimTime) {
+        guard quotas != nil else { return }
+        let before = quotas!.exhaustions
+        quotas!.jobEnded(at: now)
+        if logs && quotas!.exhaustions > before {
+            log.append((.quotaExhausted, Int32(app), quotas!.bucket(of: app, at: now).name))
+        }
+        // A run that left its app out of quota: its freeing is a decision point.
+        nextEventTime = min(nextEventTime, quotas!.nextFree(after: now))
+    }
+
+    /// Whether the running job has used up its app's quota at `now` (A13).
+    func runningJobOutOfQuota(at now: SimTime) -> Bool {
+        quotas?.stopAt.map { now >= $0 } ?? false
     }
 
     /// The "device idle" constraint: the screen off for at least
@@ -89,7 +193,9 @@ public final class AndroidPlatform: @unchecked Sendable {
     /// it would. The first broken rule, in this order: earliest begin
     /// (WorkManager's initial delay, period or backoff), Battery Saver,
     /// Doze (deep or light idle), battery not low (refresh and fetch), device idle (processing),
-    /// the app in the foreground, charging, network, force-stopped.
+    /// the app in the foreground, charging, network, force-stopped, and
+    /// last the app's bucket quota (A12), so that a quota refusal counts
+    /// only work that would otherwise have run. No side effect.
     public func refusal(for request: TaskRequest, at now: SimTime, state: DeviceState) -> Refusal? {
         if now < request.earliestBegin { return .beforeEarliestBegin }
         if rules.batterySaverHoldsJobs && state.isLowPowerMode { return .lowPowerMode }
@@ -103,6 +209,8 @@ public final class AndroidPlatform: @unchecked Sendable {
             && (state.isScreenOn || !deviceIdle(at: now)) {
             return .deviceNotIdle
         }
-        return EligibilityRules.requestRefusal(for: request, state: state)  // A8: as on iOS
+        if let r = EligibilityRules.requestRefusal(for: request, state: state) { return r }  // A8: as on iOS
+        if let q = quotas, q.refuses(app: Int(request.app), at: now, state: state) { return .quota }  // A12
+        return nil
     }
 }

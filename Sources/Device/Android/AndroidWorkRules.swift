@@ -49,6 +49,20 @@ public struct AndroidWorkRules: DeclaredParameters, Hashable {
     /// background job of an app not in the foreground (AOSP
     /// `AppStateTracker`'s force-all-apps-standby under battery saver).
     public var batterySaverHoldsJobs = true
+    /// Doze applies (AndroidPlatform.md A9). An ablation switch: false
+    /// leaves a quiet device awake, every other rule unchanged.
+    public var doze = true
+    /// App Standby Buckets and their job quotas apply (AndroidPlatform.md
+    /// A10–A13). An ablation switch: false runs every app's jobs without a
+    /// quota, every other rule unchanged.
+    public var buckets = true
+    /// Which of QuotaController's two default tables the quotas follow
+    /// (Android.md A5): `android-13+` (default) or `android-12`.
+    public var quotaTable = JobQuotaGeneration.android13Plus
+    /// The priority the apps' servers give their FCM data messages (the
+    /// Android counterpart of a silent push, AndroidPlatform.md A15).
+    /// Default `normal`, FCM's default for data messages.
+    public var fcmPriority = FCMPriority.normal
 
     public init() {}
 
@@ -84,6 +98,13 @@ public struct AndroidWorkRules: DeclaredParameters, Hashable {
         .flag("processingRequiresDeviceIdle", \.processingRequiresDeviceIdle, source: "assumption"),
         .flag("batterySaverHoldsJobs", \.batterySaverHoldsJobs,
               source: "AOSP AppStateTracker: battery saver forces all apps into standby (BackgroundJobsController)"),
+        .flag("doze", \.doze, source: "AOSP DeviceIdleController (on by default since Android 6); false: ablation"),
+        .flag("buckets", \.buckets,
+              source: "AOSP AppStandbyController + QuotaController (Android 9+); false: ablation"),
+        .choice("quotaTable", \.quotaTable,
+                source: "AOSP QuotaController.QcConstants DEFAULT_LEGACY_* (android-12) / DEFAULT_CURRENT_* (android-13+)"),
+        .choice("fcmPriority", \.fcmPriority,
+                source: "firebase.google.com 'Set and manage message priority': data messages are normal priority by default"),
     ]
 
     /// `minBackoffDelay ≤ backoffDelay ≤ maxBackoffDelay`.

@@ -44,14 +44,34 @@ extension DeviceSimulator {
     }
 
     /// A task of `app` ended with `outcome`: the backoff's attempt count.
-    func androidTaskEnded(_ android: AndroidPlatform, app: Int, kind: TaskKind, outcome: TaskOutcome) {
+    mutating func androidTaskEnded(_ android: AndroidPlatform, app: Int, kind: TaskKind, outcome: TaskOutcome) {
+        android.jobEnded(app: app, at: now)  // A11: the quota charges its run time
+        if Sink.isEnabled { logAndroid(android) }
+        android.countRunEnergy(worker.running.ledger.total)
         guard kind == .appRefresh else { return }
         if outcome == .success { android.failedAttempts[app] = 0 } else { android.failedAttempts[app] += 1 }
+    }
+
+    /// Writes the platform's events (quota exhausted, Doze windows) to the event log.
+    mutating func logAndroid(_ android: AndroidPlatform) {
+        for entry in android.takeLog() {
+            var e = DeviceEvent(kind: entry.kind, time: now, device: state)
+            e.app = entry.app
+            e.detail = entry.detail
+            sink.record(e)
+        }
     }
 
     /// The platform's own event (a constraint that starts to hold with no
     /// other event of the device): a decision point.
     mutating func androidEvent() {
+        if let android, worker.isRunning, android.runningJobOutOfQuota(at: now) {
+            // A13: QuotaController stops a job whose app used up its quota
+            // (the run expires; the next task and decision follow its end).
+            android.countQuotaStop()
+            finishRunningTask(interrupted: true)
+            return
+        }
         android?.sync(now: now, state: state)
         consultPolicy()
     }

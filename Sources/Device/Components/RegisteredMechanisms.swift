@@ -98,7 +98,11 @@ struct RegisteredMechanisms {
     let isOn: Bool
 
     init(trace: DeviceTrace, configuration: DeviceConfiguration, models: [AppModel], random: DeviceRandom) {
-        push = SilentPushComponent(trace: trace, models: models, rules: configuration.silentPush, random: random)
+        // On Android the channel has FCM's rules: no throttle (AndroidPlatform.md A15).
+        push = SilentPushComponent(trace: trace, models: models,
+                                   rules: configuration.platform == .android
+                                       ? configuration.silentPush.withoutThrottle : configuration.silentPush,
+                                   random: random)
         extraTime = BackgroundTaskExtension(models: models, rules: configuration.beginBackgroundTask, random: random)
         let hands = models.contains(where: { ($0.backgroundTransfer?.probability ?? 0) > 0 })
         transfers = hands ? BackgroundTransfers(apps: models.count, rules: configuration.backgroundURLSession) : nil

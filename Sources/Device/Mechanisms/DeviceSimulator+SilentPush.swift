@@ -110,9 +110,14 @@ extension DeviceSimulator {
     func pushGate(app: Int32) -> SilentPushChannel.Gate {
         // The foreground app receives it while running (no launch).
         if state.foregroundApp == app { return .open }
-        // Low Power Mode and the low-battery level hold pushes as they hold
-        // app refresh (rule 4's one home, `EligibilityRules`).
-        if rules.eligibility.contentRefreshBlocked(state) != nil { return .closed }
+        if let android {
+            // FCM's priorities and Doze instead of iOS's battery holds (AndroidPlatform.md A15).
+            if !android.fcmDeliversNow(app: Int(app), at: now, state: state) { return .closed }
+        } else if rules.eligibility.contentRefreshBlocked(state) != nil {
+            // Low Power Mode and the low-battery level hold pushes as they hold
+            // app refresh (rule 4's one home, `EligibilityRules`).
+            return .closed
+        }
         if !state.network.isOnline { return .closed }
         var from = SimTime.zero
         if let r = mechanisms.push!.runs[Int(app)] { from = r.run.end }
@@ -123,6 +128,7 @@ extension DeviceSimulator {
     mutating func handle(_ outcome: SilentPushChannel.Outcome, app: Int32, sentAt: SimTime) {
         switch outcome {
         case .delivered(let d):
+            android?.fcmDelivered(app: Int(app), at: now)
             metrics.user.silentPush.delaySumSeconds += (now - d.firstSentAt).seconds
             if state.foregroundApp == app { deliverInForeground(d) } else { startPushRun(d) }
         case .held:

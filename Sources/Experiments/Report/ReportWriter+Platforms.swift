@@ -15,7 +15,8 @@ extension ReportWriter {
     func platformsSection() -> String {
         let configurations = spec.configurations
         var pairs: [(Int, Int)] = []  // (configuration, the one it is set against)
-        for (a, c) in configurations.enumerated() where spec.device(for: c).platform == .android {
+        // Full Android only: the ablation rows (a mechanism off) have their own section.
+        for (a, c) in configurations.enumerated() where androidMechanisms(a).map({ $0.doze && $0.buckets }) == true {
             if let i = configurations.indices.first(where: {
                 spec.device(for: configurations[$0]).platform == .ios
                     && Self.samePolicy(configurations[$0].policy, c.policy)

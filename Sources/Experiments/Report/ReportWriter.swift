@@ -98,6 +98,7 @@ struct ReportWriter {
         md += headroomSection()
         md += backoffSection()
         md += platformsSection()
+        md += platformAblationSection()
         md += comparisonTable()
         md += precisionSection()
         md += files(hasEvents: hasEvents)

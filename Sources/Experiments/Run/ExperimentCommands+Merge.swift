@@ -74,15 +74,15 @@ extension ExperimentCommands {
                 throw MergeError(message: "\(problem); re-run that shard (bgbench run --shard \(m.shard) --force)")
             }
         }
-        var merged = ResultSet(configurations: labels, metrics: Runner.metrics)
+        var merged = ResultSet(configurations: labels, metrics: Runner.metrics(for: spec))
         var wakes = WakesByHour(configurations: labels)
         // Which shard each run came from, so a run in two shards names both.
         var source: [RunKey: String] = [:]
         for i in 0..<n {
             let dir = byIndex[i]!
             let runsPath = (dir as NSString).appendingPathComponent("runs.csv")
-            let part = try ResultFiles.readRuns(path: runsPath, configurations: labels, knownMetrics: Runner.metrics)
-            guard part.metrics.map(\.name) == Runner.metrics.map(\.name) else {
+            let part = try ResultFiles.readRuns(path: runsPath, configurations: labels, knownMetrics: Runner.metrics(for: spec))
+            guard part.metrics.map(\.name) == Runner.metrics(for: spec).map(\.name) else {
                 throw MergeError(message: "\(runsPath) has other metric columns than this bgbench writes")
             }
             for r in 0..<part.rowCount {

@@ -53,7 +53,7 @@ extension ExperimentCommands {
             throw MergeError(message: "\(runsPath): its SHA-256 is not the one manifest.json recorded; runs.csv was edited, truncated or replaced after the run; run again rather than report from it")
         }
         let results = try ResultFiles.readRuns(path: runsPath, configurations: spec.configurations.map(\.label),
-                                               knownMetrics: Runner.metrics)
+                                               knownMetrics: Runner.metrics(for: spec))
         let labels = spec.configurations.map(\.label)
         if let problem = RunsCheck.problem(results, items: labels.isEmpty ? 0 : Int(runs) / labels.count) {
             throw MergeError(message: "\(runsPath): \(problem)")

@@ -32,9 +32,12 @@ public struct Runner: Sendable {
     /// Per configuration: the policy knows the generator's model of the user
     /// (`PolicyTraits.needsModelKnowledge`, the model-aware bound).
     let needsModel: [Bool]
+    /// runs.csv's columns (``columns(for:)``).
+    let columns: [UserMetrics.Column]
 
     public init(spec: ExperimentSpec) throws {
         self.spec = spec
+        columns = Self.columns(for: spec)
         if case let .traces(directory) = spec.world {
             let header: TraceSetHeader
             do { header = try TraceSetHeader.read(directory: URL(fileURLWithPath: directory)) } catch let e as TraceFormatError {
@@ -87,7 +90,8 @@ public struct Runner: Sendable {
     /// Work items: (replication, user) pairs, replication-major.
     public var itemCount: Int { users * spec.replications }
 
-    /// The metrics in `runs.csv` order.
+    /// The metrics in `runs.csv` order of a suite without an Android device
+    /// (``metrics(for:)`` gives any suite's).
     public static let metrics: [MetricDescriptor] = UserMetrics.columns.map {
         MetricDescriptor(name: $0.name, unit: $0.unit, description: $0.description)
     }
@@ -186,7 +190,7 @@ public struct Runner: Sendable {
                 }
                 events?(c, "", true)
             }
-            rows.store(row: rowIndex(c)) { column in UserMetrics.columns[column].value(metrics) }
+            rows.store(row: rowIndex(c)) { column in columns[column].value(metrics) }
             result.simulatedEvents += metrics.events
             result.wakesByHour.append(metrics.wakesByHour)
         }
@@ -300,12 +304,12 @@ public struct Runner: Sendable {
         // Rows go straight into the result table, configuration-major in item
         // order — already the output order — so nothing is copied or sorted
         // afterwards (peak memory is one table, not two).
-        var values = [Double](repeating: .nan, count: labels.count * total * Self.metrics.count)
+        var values = [Double](repeating: .nan, count: labels.count * total * columns.count)
         let feed = traceHeader.map { TraceFeed(directory: URL(fileURLWithPath: traceDirectory), header: $0) }
         let results: [ItemResult?]
         do {
             results = try values.withUnsafeMutableBufferPointer { buffer in
-                let rows = RowBuffer(buffer, width: Self.metrics.count)
+                let rows = RowBuffer(buffer, width: columns.count)
                 let work: @Sendable (Int, UserTrace?) -> ItemResult = { item, read in
                     let events = writer.map { w in
                         { (c: Int, text: String, last: Bool) in w.submit(item * configurations + c, text, final: last) }
@@ -352,7 +356,7 @@ public struct Runner: Sendable {
         for c in labels.indices {
             for item in items { keys.append(RunKey(configuration: c, replication: item / users, user: userID(item % users))) }
         }
-        let set = ResultSet(configurations: labels, metrics: Self.metrics, keys: keys, values: values)
+        let set = ResultSet(configurations: labels, metrics: Self.metrics(for: spec), keys: keys, values: values)
         var wakes = WakesByHour(configurations: spec.configurations.map(\.label))
         for item in results {
             for (c, hours) in item!.wakesByHour.enumerated() { wakes.add(configuration: c, hours) }
