@@ -35,3 +35,16 @@ public struct EnergyLedger: Sendable, Hashable {
         return r
     }
 }
+
+extension EnergyLedger {
+    /// The ledger's columns, component by component then the total (in
+    /// `runs.csv` and `apps.csv` alike, each lifted to where its ledger is).
+    public static let columns: [MetricColumn<EnergyLedger>] = [
+        MetricColumn(name: "energy_wake_j", unit: "J", description: "background wake-up overhead") { $0.wake },
+        MetricColumn(name: "energy_cpu_j", unit: "J", description: "background CPU") { $0.cpu },
+        MetricColumn(name: "energy_promotion_j", unit: "J", description: "radio promotions caused by background work") { $0.promotion },
+        MetricColumn(name: "energy_active_j", unit: "J", description: "radio active transfer energy of background work") { $0.active },
+        MetricColumn(name: "energy_tail_j", unit: "J", description: "radio tails of background work beyond foreground tails") { $0.tail },
+        MetricColumn(name: "energy_total_j", unit: "J", description: "all background energy") { $0.total },
+    ]
+}

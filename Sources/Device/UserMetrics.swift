@@ -98,12 +98,7 @@ public struct UserMetrics: Sendable, Hashable {
     public init() {}
 
     /// One output column: name, unit, description and how to read it.
-    public struct Column: Sendable {
-        public let name: String
-        public let unit: String
-        public let description: String
-        public let value: @Sendable (UserMetrics) -> Double
-    }
+    public typealias Column = MetricColumn<UserMetrics>
 
     /// The columns of `runs.csv` contributed by the device, in order. A new
     /// metric is one stored property above plus one line here.
@@ -123,12 +118,7 @@ public struct UserMetrics: Sendable, Hashable {
         Column(name: "tasks_censored", unit: "count", description: "tasks still running at the end of the horizon, neither succeeded nor expired") { Double($0.tasksCensored) },
         Column(name: "tasks_refused", unit: "count", description: "runs asked by the policy and refused by the OS rules") { Double($0.tasksRefused) },
         Column(name: "submissions_rejected", unit: "count", description: "submit calls that failed (notPermitted, tooManyPendingTaskRequests, unavailable)") { Double($0.submissionsRejected) },
-        Column(name: "energy_wake_j", unit: "J", description: "background wake-up overhead") { $0.energy.wake },
-        Column(name: "energy_cpu_j", unit: "J", description: "background CPU") { $0.energy.cpu },
-        Column(name: "energy_promotion_j", unit: "J", description: "radio promotions caused by background work") { $0.energy.promotion },
-        Column(name: "energy_active_j", unit: "J", description: "radio active transfer energy of background work") { $0.energy.active },
-        Column(name: "energy_tail_j", unit: "J", description: "radio tails of background work beyond foreground tails") { $0.energy.tail },
-        Column(name: "energy_total_j", unit: "J", description: "all background energy") { $0.energy.total },
+    ] + EnergyLedger.columns.map { $0.lifted(\.energy) } + [
         Column(name: "energy_wasted_j", unit: "J", description: "CPU + radio promotion + radio active energy of expired and failed tasks (wake-ups and tails excluded)") { $0.wastedEnergyJoules },
         Column(name: "battery_pct_per_day_bg", unit: "%/d", description: "background energy as battery percent per day") { $0.batteryPercentPerDayBackground },
         Column(name: "wasted_refreshes", unit: "count", description: "background refreshes that fetched nothing new or were replaced before any launch") { Double($0.wastedRefreshes) },
@@ -144,10 +134,12 @@ public struct UserMetrics: Sendable, Hashable {
         Column(name: "runs_never_completed", unit: "count", description: "runs whose handler never called its completion handler (also in tasks_expired)") { Double($0.runsNeverCompleted) },
         Column(name: "bg_bytes_wifi", unit: "B", description: "bytes up + down of background tasks on Wi-Fi") { $0.backgroundBytesWifi },
         Column(name: "bg_bytes_cellular", unit: "B", description: "bytes up + down of background tasks on cellular") { $0.backgroundBytesCellular },
-    ] + SilentPushMetrics.columns + BackgroundTaskMetrics.columns + BackgroundTransferMetrics.columns
-        + ContinuedProcessingMetrics.columns
+    ] + SilentPushMetric.columns.map { $0.lifted(\.silentPush) }
+        + BackgroundTaskMetric.columns.map { $0.lifted(\.backgroundTask) }
+        + BackgroundTransferMetric.columns.map { $0.lifted(\.urlSession) }
+        + ContinuedProcessingMetric.columns.map { $0.lifted(\.continuedProcessing) }
         + [Column(name: "runs_ignored_cancellation", unit: "count", description: "runs of SwiftUI handlers that ignored their cancellation and ran past the budget, to the hard limit or their work's end (also in tasks_expired)") { Double($0.runsIgnoredCancellation) },
-           Column(name: "url_cancelled_force_quit", unit: "count", description: "background URLSession transfers (waiting or running) cancelled when the user force-quit the app") { Double($0.urlSession.cancelledForceQuit) }]
+           Column(name: "url_cancelled_force_quit", unit: "count", description: "background URLSession transfers (waiting or running) cancelled when the user force-quit the app") { Double($0.urlSession[.cancelledForceQuit]) }]
         // Appended.
         + [Column(name: "dead_zone_runs", unit: "count", description: "networked background runs that started in a dead zone or lost their transfer at a dead zone's start (also in tasks_failed or tasks_expired)") { Double($0.deadZoneRuns) }]
 }

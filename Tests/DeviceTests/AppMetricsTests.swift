@@ -37,15 +37,15 @@ final class AppMetricsTests: XCTestCase {
             XCTAssertEqual(r.apps.map(\.tasksFailed).reduce(0, +), m.tasksFailed)
             XCTAssertEqual(r.apps.map(\.tasksExpired).reduce(0, +), m.tasksExpired)
             XCTAssertEqual(r.apps.map(\.tasksCensored).reduce(0, +), m.tasksCensored)
-            let pushRuns = m.silentPush.deliveredBackground
-            let others = pushRuns + m.backgroundTask.started + m.urlSession.relaunches
-                + m.continuedProcessing.completed + m.continuedProcessing.failed
-                + m.continuedProcessing.cancelledByUser + m.continuedProcessing.expiredPressure
+            let pushRuns = m.silentPush[.deliveredBackground]
+            let others = pushRuns + m.backgroundTask[.started] + m.urlSession[.relaunches]
+                + m.continuedProcessing[.completed] + m.continuedProcessing[.failed]
+                + m.continuedProcessing[.cancelledByUser] + m.continuedProcessing[.expiredPressure]
             let mechanismRuns = r.apps.map(\.mechanismRuns).reduce(0, +)
             XCTAssertEqual(mechanismRuns, others, "every ended mechanism run is counted for its app once")
-            XCTAssertGreaterThan(m.urlSession.runs, 0, "the test must exercise URLSession transfers")
-            XCTAssertGreaterThan(m.silentPush.deliveredBackground, 0)
-            XCTAssertGreaterThan(m.backgroundTask.started, 0)
+            XCTAssertGreaterThan(m.urlSession[.runs], 0, "the test must exercise URLSession transfers")
+            XCTAssertGreaterThan(m.silentPush[.deliveredBackground], 0)
+            XCTAssertGreaterThan(m.backgroundTask[.started], 0)
             let tol = 1e-9 * max(1, m.energy.total)
             XCTAssertEqual(sum { $0.energy.wake }, m.energy.wake, accuracy: tol)
             XCTAssertEqual(sum { $0.energy.cpu }, m.energy.cpu, accuracy: tol)

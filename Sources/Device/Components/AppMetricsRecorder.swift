@@ -45,12 +45,7 @@ public struct AppMetrics: Sendable, Hashable {
     public var tasksRun: Int { tasksSucceeded + tasksFailed + tasksExpired + tasksCensored }
 
     /// One column of `apps.csv` after the key columns.
-    public struct Column: Sendable {
-        public let name: String
-        public let unit: String
-        public let description: String
-        public let value: @Sendable (AppMetrics) -> Double
-    }
+    public typealias Column = MetricColumn<AppMetrics>
 
     private static func ratio(_ a: Double, _ b: Int) -> Double { b > 0 ? a / Double(b) : .nan }
 
@@ -68,12 +63,7 @@ public struct AppMetrics: Sendable, Hashable {
         Column(name: "tasks_censored", unit: "count", description: "BGTask runs still going at the horizon") { Double($0.tasksCensored) },
         Column(name: "refreshes_new_data", unit: "count", description: "successful refreshes that fetched new content") { Double($0.refreshesNewData) },
         Column(name: "mechanism_runs", unit: "count", description: "background runs of the other mechanisms ended (push deliveries, beginBackgroundTask, URLSession relaunches, continued processing)") { Double($0.mechanismRuns) },
-        Column(name: "energy_wake_j", unit: "J", description: "wake-ups attributed to the app") { $0.energy.wake },
-        Column(name: "energy_cpu_j", unit: "J", description: "background CPU of the app") { $0.energy.cpu },
-        Column(name: "energy_promotion_j", unit: "J", description: "radio promotions of the app's transfers") { $0.energy.promotion },
-        Column(name: "energy_active_j", unit: "J", description: "radio active energy of the app's transfers") { $0.energy.active },
-        Column(name: "energy_tail_j", unit: "J", description: "radio tails (shared row only: 0 for an app)") { $0.energy.tail },
-        Column(name: "energy_total_j", unit: "J", description: "all background energy attributed to the row") { $0.energy.total },
+    ] + EnergyLedger.columns.map { $0.lifted(\.energy) } + [
         Column(name: "task_energy_j", unit: "J", description: "the part of energy_total_j of BGTask runs") { $0.taskEnergy.total },
         Column(name: "mechanism_energy_j", unit: "J", description: "the part of energy_total_j of the other mechanisms") { $0.mechanismEnergy.total },
         Column(name: "energy_wasted_j", unit: "J", description: "CPU + promotion + active energy of the app's expired and failed BGTask runs") { $0.wastedJoules },

@@ -1,0 +1,76 @@
+/// One output column (`runs.csv`, `apps.csv`): its name, unit and
+/// description (Docs/Outputs.md) and how its value is read from `Root`.
+public struct MetricColumn<Root>: Sendable {
+    public let name: String
+    public let unit: String
+    public let description: String
+    public let value: @Sendable (Root) -> Double
+
+    public init(name: String, unit: String, description: String, value: @escaping @Sendable (Root) -> Double) {
+        self.name = name; self.unit = unit; self.description = description; self.value = value
+    }
+
+    /// The same column read from the part of `Outer` at `part` (a group's
+    /// columns placed among its owner's).
+    public func lifted<Outer>(_ part: KeyPath<Outer, Root> & Sendable) -> MetricColumn<Outer> {
+        let value = self.value
+        return MetricColumn<Outer>(name: name, unit: unit, description: description) { value($0[keyPath: part]) }
+    }
+}
+
+/// A group of metrics declared once: its counters (`Count`), its sums
+/// (`Sum`, joules or seconds) and its output columns, each column one line
+/// of `columns` naming the counter or sum it reads. ``MetricCounters``
+/// stores a group; adding a metric is a case plus its column line.
+public protocol MetricGroup: Sendable {
+    associatedtype Count: RawRepresentable, CaseIterable, Sendable where Count.RawValue == Int
+    associatedtype Sum: RawRepresentable, CaseIterable, Sendable where Sum.RawValue == Int
+    /// The group's columns, in output order.
+    static var columns: [MetricColumn<MetricCounters<Self>>] { get }
+}
+
+/// The stored values of a ``MetricGroup``: one whole count per `Count`
+/// case, one real sum per `Sum` case, all zero at the start.
+public struct MetricCounters<Group: MetricGroup>: Sendable, Hashable {
+    private var counts = [Int](repeating: 0, count: Group.Count.allCases.count)
+    private var sums = [Double](repeating: 0, count: Group.Sum.allCases.count)
+
+    public init() {}
+
+    public subscript(count: Group.Count) -> Int {
+        get { counts[count.rawValue] }
+        set { counts[count.rawValue] = newValue }
+    }
+
+    public subscript(sum: Group.Sum) -> Double {
+        get { sums[sum.rawValue] }
+        set { sums[sum.rawValue] = newValue }
+    }
+
+    /// `sum` divided by the total of `per`; NaN when that total is 0
+    /// ("undefined", as every ratio of `UserMetrics`).
+    public func mean(_ sum: Group.Sum, per: [Group.Count]) -> Double {
+        let n = per.reduce(0) { $0 + self[$1] }
+        return n > 0 ? self[sum] / Double(n) : .nan
+    }
+}
+
+extension MetricColumn {
+    /// A count of the group, unit "count".
+    public static func count<G>(_ key: G.Count, _ name: String, _ description: String) -> MetricColumn
+    where Root == MetricCounters<G> {
+        MetricColumn(name: name, unit: "count", description: description) { Double($0[key]) }
+    }
+
+    /// A sum of the group in `unit`.
+    public static func sum<G>(_ key: G.Sum, _ name: String, unit: String, _ description: String) -> MetricColumn
+    where Root == MetricCounters<G> {
+        MetricColumn(name: name, unit: unit, description: description) { $0[key] }
+    }
+
+    /// `sum` per the total of `per` (NaN when that is 0), in `unit`.
+    public static func mean<G>(_ key: G.Sum, per: [G.Count], _ name: String, unit: String,
+                               _ description: String) -> MetricColumn where Root == MetricCounters<G> {
+        MetricColumn(name: name, unit: unit, description: description) { $0.mean(key, per: per) }
+    }
+}
