@@ -1,6 +1,7 @@
 /// Every per-user metric (Docs/Outputs.md, runs.csv) for one (policy, user, seed) run.
 /// Ratios with a zero denominator are NaN, not 0 ("undefined", so that
 /// averages across users can skip them knowingly).
+@dynamicMemberLookup
 public struct UserMetrics: Sendable, Hashable {
     /// Simulated days (horizon / 1 day).
     public var days: Double = 0
@@ -78,16 +79,10 @@ public struct UserMetrics: Sendable, Hashable {
     public var backgroundBytesWifi: Double = 0
     public var backgroundBytesCellular: Double = 0
 
-    // The other background mechanisms, one block each (columns at
-    // the end of `columns`; all zero while the mechanism is off).
-    /// Silent push (Docs/Mechanisms.md, "Silent push").
-    public var silentPush = SilentPushMetrics()
-    /// `beginBackgroundTask` at session ends (Docs/Mechanisms.md).
-    public var backgroundTask = BackgroundTaskMetrics()
-    /// Background URLSession transfers (Docs/Mechanisms.md).
-    public var urlSession = BackgroundTransferMetrics()
-    /// Continued-processing tasks (Docs/Mechanisms.md).
-    public var continuedProcessing = ContinuedProcessingMetrics()
+    /// The other background mechanisms' metrics (``MechanismMetrics``),
+    /// read as members (`silentPush`, `urlSession`, ...); their columns
+    /// follow the device's own.
+    public var mechanisms = MechanismMetrics()
     /// Runs of SwiftUI handlers that ignored their cancellation
     /// and ran past the budget (also counted in `tasksExpired`).
     public var runsIgnoredCancellation = 0
@@ -96,6 +91,12 @@ public struct UserMetrics: Sendable, Hashable {
     public var deadZoneRuns = 0
 
     public init() {}
+
+    /// A mechanism's metrics, as if a member of the user's.
+    public subscript<T>(dynamicMember path: WritableKeyPath<MechanismMetrics, T>) -> T {
+        get { mechanisms[keyPath: path] }
+        set { mechanisms[keyPath: path] = newValue }
+    }
 
     /// One output column: name, unit, description and how to read it.
     public typealias Column = MetricColumn<UserMetrics>
@@ -134,10 +135,7 @@ public struct UserMetrics: Sendable, Hashable {
         Column(name: "runs_never_completed", unit: "count", description: "runs whose handler never called its completion handler (also in tasks_expired)") { Double($0.runsNeverCompleted) },
         Column(name: "bg_bytes_wifi", unit: "B", description: "bytes up + down of background tasks on Wi-Fi") { $0.backgroundBytesWifi },
         Column(name: "bg_bytes_cellular", unit: "B", description: "bytes up + down of background tasks on cellular") { $0.backgroundBytesCellular },
-    ] + SilentPushMetric.columns.map { $0.lifted(\.silentPush) }
-        + BackgroundTaskMetric.columns.map { $0.lifted(\.backgroundTask) }
-        + BackgroundTransferMetric.columns.map { $0.lifted(\.urlSession) }
-        + ContinuedProcessingMetric.columns.map { $0.lifted(\.continuedProcessing) }
+    ] + MechanismMetrics.columns.map { $0.lifted(\.mechanisms) }
         + [Column(name: "runs_ignored_cancellation", unit: "count", description: "runs of SwiftUI handlers that ignored their cancellation and ran past the budget, to the hard limit or their work's end (also in tasks_expired)") { Double($0.runsIgnoredCancellation) },
            Column(name: "url_cancelled_force_quit", unit: "count", description: "background URLSession transfers (waiting or running) cancelled when the user force-quit the app") { Double($0.urlSession[.cancelledForceQuit]) }]
         // Appended.

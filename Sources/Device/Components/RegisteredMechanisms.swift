@@ -1,4 +1,5 @@
 import SimCore
+import Traces
 
 /// The device loop's timer slots, numbered in tie order: at equal times
 /// the lower slot's event is handled first. One slot per source of events
@@ -120,6 +121,82 @@ struct RegisteredMechanisms {
         agenda.update(.continued, to: continued?.nextTime ?? .farFuture)
         agenda.update(.deadZones, to: deadZones?.nextEventTime ?? .farFuture)
     }
+}
+
+// What each mechanism adds outside its component, listed here beside its
+// registration so that adding a mechanism edits this file and not the
+// device's: its OS rules, its per-app model and its metrics. Their JSON
+// keys are written flat in their owners' objects (`device.silentPush`,
+// `device.apps.<name>.silentPush`), declared once in these tables and
+// lifted into the owner's; the owners read them as their own members
+// (`configuration.silentPush`, `model.silentPush`, `metrics.silentPush`)
+// through `@dynamicMemberLookup`.
+
+/// Each mechanism's OS rules (keys of `device`; ``DeviceConfiguration/mechanisms``).
+public struct MechanismRules: Sendable, Hashable {
+    /// How iOS throttles and gates silent pushes (used only by apps whose
+    /// `silentPush` strategy pushes).
+    public var silentPush = SilentPushRules()
+    /// The extra time `beginBackgroundTask` gets.
+    public var beginBackgroundTask = BackgroundTaskRules()
+    /// Background URLSession's relaunch rate limit and timeout.
+    public var backgroundURLSession = BackgroundTransferRules()
+    /// Continued-processing concurrency and pressure.
+    public var continuedProcessing = ContinuedProcessingRules()
+
+    public init() {}
+
+    static let parameters: [Parameter<MechanismRules>] = [
+        .object("silentPush", \.silentPush),
+        .object("beginBackgroundTask", \.beginBackgroundTask),
+        .object("backgroundURLSession", \.backgroundURLSession),
+        .object("continuedProcessing", \.continuedProcessing),
+    ]
+}
+
+/// Each mechanism's per-app model (keys of an app model; ``AppModel/mechanisms``).
+/// Off by default: an app uses none of them.
+public struct AppMechanismModels: Sendable, Hashable {
+    /// When the app's server sends silent pushes; default `.none`. Docs/Mechanisms.md.
+    public var silentPush: PushStrategy = .none
+    /// Extra time asked at session ends (`beginBackgroundTask`); nil: never.
+    public var beginBackgroundTask: FinishingWork? = nil
+    /// A transfer handed to a background URLSession at session ends; nil: never.
+    public var backgroundTransfer: BackgroundTransferModel? = nil
+    /// Export-like jobs the user starts in the foreground
+    /// (`BGContinuedProcessingTaskRequest`); nil: never.
+    public var continuedProcessing: ContinuedProcessingJob? = nil
+
+    public init() {}
+
+    static let parameters: [Parameter<AppMechanismModels>] = [
+        .value("silentPush", \.silentPush, source: "none (Docs/Mechanisms.md)"),
+        .object("beginBackgroundTask", \.beginBackgroundTask),
+        .object("backgroundTransfer", \.backgroundTransfer),
+        .object("continuedProcessing", \.continuedProcessing),
+    ]
+}
+
+/// Each mechanism's metrics (``UserMetrics/mechanisms``; all zero while it is off).
+public struct MechanismMetrics: Sendable, Hashable {
+    /// Silent push (Docs/Mechanisms.md, "Silent push").
+    public var silentPush = SilentPushMetrics()
+    /// `beginBackgroundTask` at session ends.
+    public var backgroundTask = BackgroundTaskMetrics()
+    /// Background URLSession transfers.
+    public var urlSession = BackgroundTransferMetrics()
+    /// Continued-processing tasks.
+    public var continuedProcessing = ContinuedProcessingMetrics()
+
+    public init() {}
+
+    /// Their `runs.csv` columns, group after group (``UserMetrics/columns``
+    /// places them after the device's own).
+    static let columns: [MetricColumn<MechanismMetrics>] =
+        SilentPushMetric.columns.map { $0.lifted(\.silentPush) }
+        + BackgroundTaskMetric.columns.map { $0.lifted(\.backgroundTask) }
+        + BackgroundTransferMetric.columns.map { $0.lifted(\.urlSession) }
+        + ContinuedProcessingMetric.columns.map { $0.lifted(\.continuedProcessing) }
 }
 
 extension DeviceSimulator {
