@@ -134,14 +134,9 @@ struct RegisteredMechanisms {
 
 /// Each mechanism's OS rules (keys of `device`; ``DeviceConfiguration/mechanisms``).
 public struct MechanismRules: Sendable, Hashable {
-    /// How iOS throttles and gates silent pushes (used only by apps whose
-    /// `silentPush` strategy pushes).
     public var silentPush = SilentPushRules()
-    /// The extra time `beginBackgroundTask` gets.
     public var beginBackgroundTask = BackgroundTaskRules()
-    /// Background URLSession's relaunch rate limit and timeout.
     public var backgroundURLSession = BackgroundTransferRules()
-    /// Continued-processing concurrency and pressure.
     public var continuedProcessing = ContinuedProcessingRules()
 
     public init() {}
@@ -154,17 +149,12 @@ public struct MechanismRules: Sendable, Hashable {
     ]
 }
 
-/// Each mechanism's per-app model (keys of an app model; ``AppModel/mechanisms``).
-/// Off by default: an app uses none of them.
+/// Each mechanism's per-app model (keys of an app model; ``AppModel/mechanisms``;
+/// their meaning: Docs/Mechanisms.md). Off by default: an app uses none of them.
 public struct AppMechanismModels: Sendable, Hashable {
-    /// When the app's server sends silent pushes; default `.none`. Docs/Mechanisms.md.
     public var silentPush: PushStrategy = .none
-    /// Extra time asked at session ends (`beginBackgroundTask`); nil: never.
     public var beginBackgroundTask: FinishingWork? = nil
-    /// A transfer handed to a background URLSession at session ends; nil: never.
     public var backgroundTransfer: BackgroundTransferModel? = nil
-    /// Export-like jobs the user starts in the foreground
-    /// (`BGContinuedProcessingTaskRequest`); nil: never.
     public var continuedProcessing: ContinuedProcessingJob? = nil
 
     public init() {}
@@ -179,13 +169,9 @@ public struct AppMechanismModels: Sendable, Hashable {
 
 /// Each mechanism's metrics (``UserMetrics/mechanisms``; all zero while it is off).
 public struct MechanismMetrics: Sendable, Hashable {
-    /// Silent push (Docs/Mechanisms.md, "Silent push").
     public var silentPush = SilentPushMetrics()
-    /// `beginBackgroundTask` at session ends.
     public var backgroundTask = BackgroundTaskMetrics()
-    /// Background URLSession transfers.
     public var urlSession = BackgroundTransferMetrics()
-    /// Continued-processing tasks.
     public var continuedProcessing = ContinuedProcessingMetrics()
 
     public init() {}
