@@ -18,15 +18,13 @@ public struct MetricColumn<Root>: Sendable {
     }
 }
 
-/// A group of metrics declared once: its counters (`Count`), its sums
-/// (`Sum`, joules or seconds) and its output columns, each column one line
-/// of `columns` naming the counter or sum it reads. ``MetricCounters``
-/// stores a group; adding a metric is a case plus its column line.
+/// A group of metrics: its counters (`Count`) and its sums (`Sum`, joules
+/// or seconds), stored by ``MetricCounters``. Each output column is one
+/// line of its table (`.count`, `.sum`, `.mean` below, naming the counter
+/// or sum it reads), so adding a metric is a case plus its column line.
 public protocol MetricGroup: Sendable {
     associatedtype Count: RawRepresentable, CaseIterable, Sendable where Count.RawValue == Int
     associatedtype Sum: RawRepresentable, CaseIterable, Sendable where Sum.RawValue == Int
-    /// The group's columns, in output order.
-    static var columns: [MetricColumn<MetricCounters<Self>>] { get }
 }
 
 /// The stored values of a ``MetricGroup``: one whole count per `Count`
@@ -56,21 +54,22 @@ public struct MetricCounters<Group: MetricGroup>: Sendable, Hashable {
 }
 
 extension MetricColumn {
-    /// A count of the group, unit "count".
-    public static func count<G>(_ key: G.Count, _ name: String, _ description: String) -> MetricColumn
-    where Root == MetricCounters<G> {
-        MetricColumn(name: name, unit: "count", description: description) { Double($0[key]) }
+    /// A count of the group at `group`, unit "count".
+    public static func count<G>(_ group: KeyPath<Root, MetricCounters<G>> & Sendable, _ key: G.Count,
+                                _ name: String, _ description: String) -> MetricColumn {
+        MetricColumn(name: name, unit: "count", description: description) { Double($0[keyPath: group][key]) }
     }
 
-    /// A sum of the group in `unit`.
-    public static func sum<G>(_ key: G.Sum, _ name: String, unit: String, _ description: String) -> MetricColumn
-    where Root == MetricCounters<G> {
-        MetricColumn(name: name, unit: unit, description: description) { $0[key] }
+    /// A sum of the group at `group`, in `unit`.
+    public static func sum<G>(_ group: KeyPath<Root, MetricCounters<G>> & Sendable, _ key: G.Sum,
+                              _ name: String, unit: String, _ description: String) -> MetricColumn {
+        MetricColumn(name: name, unit: unit, description: description) { $0[keyPath: group][key] }
     }
 
-    /// `sum` per the total of `per` (NaN when that is 0), in `unit`.
-    public static func mean<G>(_ key: G.Sum, per: [G.Count], _ name: String, unit: String,
-                               _ description: String) -> MetricColumn where Root == MetricCounters<G> {
-        MetricColumn(name: name, unit: unit, description: description) { $0.mean(key, per: per) }
+    /// A sum of the group at `group` per the total of the counts `per`
+    /// (NaN when that is 0), in `unit`.
+    public static func mean<G>(_ group: KeyPath<Root, MetricCounters<G>> & Sendable, _ key: G.Sum, per: [G.Count],
+                               _ name: String, unit: String, _ description: String) -> MetricColumn {
+        MetricColumn(name: name, unit: unit, description: description) { $0[keyPath: group].mean(key, per: per) }
     }
 }

@@ -137,7 +137,7 @@ public struct UserMetrics: Sendable, Hashable {
         Column(name: "bg_bytes_cellular", unit: "B", description: "bytes up + down of background tasks on cellular") { $0.backgroundBytesCellular },
     ] + MechanismMetrics.columns.map { $0.lifted(\.mechanisms) }
         + [Column(name: "runs_ignored_cancellation", unit: "count", description: "runs of SwiftUI handlers that ignored their cancellation and ran past the budget, to the hard limit or their work's end (also in tasks_expired)") { Double($0.runsIgnoredCancellation) },
-           Column(name: "url_cancelled_force_quit", unit: "count", description: "background URLSession transfers (waiting or running) cancelled when the user force-quit the app") { Double($0.urlSession[.cancelledForceQuit]) }]
+           .count(\.mechanisms.urlSession, .cancelledForceQuit, "url_cancelled_force_quit", "background URLSession transfers (waiting or running) cancelled when the user force-quit the app")]
         // Appended.
         + [Column(name: "dead_zone_runs", unit: "count", description: "networked background runs that started in a dead zone or lost their transfer at a dead zone's start (also in tasks_failed or tasks_expired)") { Double($0.deadZoneRuns) }]
 }

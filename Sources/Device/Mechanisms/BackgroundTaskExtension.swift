@@ -109,15 +109,5 @@ public enum BackgroundTaskMetric: MetricGroup {
     /// Energy of the runs (promotion, active, CPU; no wake, tails
     /// excluded), and of it the energy of expired and failed runs, joules.
     public enum Sum: Int, CaseIterable, Sendable { case energyJoules, wastedJoules }
-
-    public static let columns: [MetricColumn<BackgroundTaskMetrics>] = [
-        .count(.started, "bg_task_started", "beginBackgroundTask runs at session ends"),
-        .count(.alreadyRunning, "bg_task_already_running", "asks while the app's previous extra time still ran (not started)"),
-        .count(.ended, "bg_task_ended", "runs whose work finished in time (endBackgroundTask)"),
-        .count(.expired, "bg_task_expired", "runs expired at the extra-time budget"),
-        .count(.failed, "bg_task_failed", "runs failed (server, no network, connection lost)"),
-        .sum(.energyJoules, "bg_task_energy_j", unit: "J", "energy of the extra-time runs (promotion, active, CPU; tails excluded), included in energy_total_j"),
-        .sum(.wastedJoules, "bg_task_wasted_j", unit: "J", "bg_task_energy_j of expired and failed runs"),
-    ]
 }
 public typealias BackgroundTaskMetrics = MetricCounters<BackgroundTaskMetric>

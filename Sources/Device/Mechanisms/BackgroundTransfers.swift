@@ -181,21 +181,5 @@ public enum BackgroundTransferMetric: MetricGroup {
     /// relaunches' wake and CPU (tails excluded); `relaunchWaitSumSeconds`:
     /// over background relaunches, from the bytes being in to the relaunch.
     public enum Sum: Int, CaseIterable, Sendable { case energyJoules, relaunchWaitSumSeconds }
-
-    /// The columns of the group but `url_cancelled_force_quit`, which
-    /// `UserMetrics.columns` places later (appended after the group).
-    public static let columns: [MetricColumn<BackgroundTransferMetrics>] = [
-        .count(.handed, "url_handed", "transfers handed to a background URLSession at session ends"),
-        .count(.alreadyPending, "url_already_pending", "hands while the app's previous transfer was pending (not handed)"),
-        .count(.runs, "url_runs", "transfer runs started on the radio (restarts included)"),
-        .count(.paused, "url_paused", "runs paused when their condition ended before the bytes were in"),
-        .count(.completed, "url_completed", "transfers whose bytes were all in"),
-        .count(.timedOut, "url_timed_out", "transfers failed at the resource timeout"),
-        .count(.relaunches, "url_relaunches", "background relaunches for completed transfers"),
-        .count(.deliveredForeground, "url_delivered_fg", "completions handled by the app in the foreground"),
-        .count(.newData, "url_new_data", "completions that brought new content"),
-        .sum(.energyJoules, "url_energy_j", unit: "J", "transfer promotion and active energy plus relaunch wake and CPU (tails excluded), included in energy_total_j"),
-        .mean(.relaunchWaitSumSeconds, per: [.relaunches], "url_mean_relaunch_wait_s", unit: "s", "mean wait from bytes in to background relaunch (rate limit); NaN without relaunches"),
-    ]
 }
 public typealias BackgroundTransferMetrics = MetricCounters<BackgroundTransferMetric>

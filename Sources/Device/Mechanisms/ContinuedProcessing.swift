@@ -191,20 +191,5 @@ public enum ContinuedProcessingMetric: MetricGroup {
     /// excluded) and of those that did not complete, joules; the time from
     /// submission to start of the started jobs, seconds.
     public enum Sum: Int, CaseIterable, Sendable { case energyJoules, wastedJoules, queueWaitSeconds }
-
-    public static let columns: [MetricColumn<ContinuedProcessingMetrics>] = [
-        .count(.requested, "cp_requested", "continued-processing jobs the user started (requests submitted)"),
-        .count(.started, "cp_started", "continued-processing requests that started running"),
-        .count(.queued, "cp_queued", ".queue requests that had to wait"),
-        .count(.failedToStart, "cp_failed_to_start", ".fail requests that could not start at once"),
-        .count(.droppedForceQuit, "cp_dropped_force_quit", "queued requests dropped when the user force-quit the app"),
-        .count(.completed, "cp_completed", "jobs whose work finished"),
-        .count(.failed, "cp_failed", "jobs whose work failed (server, no network, connection lost)"),
-        .count(.cancelledByUser, "cp_cancelled_by_user", "jobs the user cancelled while they ran"),
-        .count(.expiredPressure, "cp_expired_pressure", "jobs the system ended under resource pressure (least progress first)"),
-        .sum(.energyJoules, "cp_energy_j", unit: "J", "energy of the continued-processing runs (promotion, active, CPU; tails excluded), included in energy_total_j"),
-        .sum(.wastedJoules, "cp_wasted_j", unit: "J", "cp_energy_j of runs that did not complete"),
-        .sum(.queueWaitSeconds, "cp_queue_wait_s", unit: "s", "total wait from submission to start of the started jobs"),
-    ]
 }
 public typealias ContinuedProcessingMetrics = MetricCounters<ContinuedProcessingMetric>

@@ -165,8 +165,8 @@ public struct SilentPushRules: DeclaredParameters, Hashable {
     ]
 }
 
-/// Per-user silent-push counts and energy (`UserMetrics.silentPush`), and
-/// their `runs.csv` columns (appended after the device's own columns).
+/// Per-user silent-push counts and energy (`UserMetrics.silentPush`; their
+/// `runs.csv` columns: ``MechanismMetrics/columns``).
 public enum SilentPushMetric: MetricGroup {
     /// Deliveries: background (a coalesced delivery counts once) and
     /// foreground; handler runs by outcome; `heldAtEnd`: never delivered.
@@ -178,20 +178,5 @@ public enum SilentPushMetric: MetricGroup {
     /// `energy_tail_j` with every other tail); `delaySumSeconds`: over
     /// deliveries, from the first push they announce to the delivery.
     public enum Sum: Int, CaseIterable, Sendable { case energyJoules, delaySumSeconds }
-
-    public static let columns: [MetricColumn<SilentPushMetrics>] = [
-        .count(.sent, "push_sent", "silent pushes sent by the app servers"),
-        .count(.deliveredBackground, "push_delivered_bg", "push deliveries that woke an app in the background (coalesced: once)"),
-        .count(.deliveredForeground, "push_delivered_fg", "push deliveries to the app in the foreground"),
-        .count(.coalesced, "push_coalesced", "pushes folded into a held push"),
-        .count(.dropped, "push_dropped", "pushes dropped (force-quit app, Background App Refresh off)"),
-        .count(.heldAtEnd, "push_held_at_end", "pushes still held at the end of the run"),
-        .count(.succeeded, "push_succeeded", "background push handler runs that succeeded"),
-        .count(.failed, "push_failed", "background push handler runs that failed (server, connection lost)"),
-        .count(.expired, "push_expired", "background push handler runs expired at the handler budget"),
-        .count(.newData, "push_new_data", "successful push handler runs that fetched new content"),
-        .sum(.energyJoules, "push_energy_j", unit: "J", "background energy of push deliveries (wake, promotion, active, CPU; tails excluded), included in energy_total_j"),
-        .mean(.delaySumSeconds, per: [.deliveredBackground, .deliveredForeground], "push_mean_delay_s", unit: "s", "mean delay from the first push a delivery announces to the delivery; NaN without deliveries"),
-    ]
 }
 public typealias SilentPushMetrics = MetricCounters<SilentPushMetric>
