@@ -40,11 +40,11 @@ extension EnergyLedger {
     /// The ledger's columns, component by component then the total (in
     /// `runs.csv` and `apps.csv` alike, each lifted to where its ledger is).
     public static let columns: [MetricColumn<EnergyLedger>] = [
-        MetricColumn(name: "energy_wake_j", unit: "J", description: "background wake-up overhead") { $0.wake },
-        MetricColumn(name: "energy_cpu_j", unit: "J", description: "background CPU") { $0.cpu },
-        MetricColumn(name: "energy_promotion_j", unit: "J", description: "radio promotions caused by background work") { $0.promotion },
-        MetricColumn(name: "energy_active_j", unit: "J", description: "radio active transfer energy of background work") { $0.active },
-        MetricColumn(name: "energy_tail_j", unit: "J", description: "radio tails of background work beyond foreground tails") { $0.tail },
-        MetricColumn(name: "energy_total_j", unit: "J", description: "all background energy") { $0.total },
+        .value(\.wake, "energy_wake_j", unit: "J", "background wake-up overhead"),
+        .value(\.cpu, "energy_cpu_j", unit: "J", "background CPU"),
+        .value(\.promotion, "energy_promotion_j", unit: "J", "radio promotions caused by background work"),
+        .value(\.active, "energy_active_j", unit: "J", "radio active transfer energy of background work"),
+        .value(\.tail, "energy_tail_j", unit: "J", "radio tails of background work beyond foreground tails"),
+        .value(\.total, "energy_total_j", unit: "J", "all background energy"),
     ]
 }

@@ -72,4 +72,15 @@ extension MetricColumn {
                                _ name: String, unit: String, _ description: String) -> MetricColumn {
         MetricColumn(name: name, unit: unit, description: description) { $0[keyPath: group].mean(key, per: per) }
     }
+
+    /// A whole number stored at `path`, unit "count".
+    public static func count(_ path: KeyPath<Root, Int> & Sendable, _ name: String, _ description: String) -> MetricColumn {
+        MetricColumn(name: name, unit: "count", description: description) { Double($0[keyPath: path]) }
+    }
+
+    /// A number stored at `path`, in `unit`.
+    public static func value(_ path: KeyPath<Root, Double> & Sendable, _ name: String, unit: String,
+                             _ description: String) -> MetricColumn {
+        MetricColumn(name: name, unit: unit, description: description) { $0[keyPath: path] }
+    }
 }
