@@ -139,8 +139,6 @@ public struct MechanismRules: Sendable, Hashable {
     public var backgroundURLSession = BackgroundTransferRules()
     public var continuedProcessing = ContinuedProcessingRules()
 
-    public init() {}
-
     static let parameters: [Parameter<MechanismRules>] = [
         .object("silentPush", \.silentPush),
         .object("beginBackgroundTask", \.beginBackgroundTask),
@@ -157,8 +155,6 @@ public struct AppMechanismModels: Sendable, Hashable {
     public var backgroundTransfer: BackgroundTransferModel? = nil
     public var continuedProcessing: ContinuedProcessingJob? = nil
 
-    public init() {}
-
     static let parameters: [Parameter<AppMechanismModels>] = [
         .value("silentPush", \.silentPush, source: "none (Docs/Mechanisms.md)"),
         .object("beginBackgroundTask", \.beginBackgroundTask),
@@ -173,8 +169,6 @@ public struct MechanismMetrics: Sendable, Hashable {
     public var backgroundTask = BackgroundTaskMetrics()
     public var urlSession = BackgroundTransferMetrics()
     public var continuedProcessing = ContinuedProcessingMetrics()
-
-    public init() {}
 
     /// Their `runs.csv` columns, group after group, one line per column:
     /// the group, the counter or sum read, the column's name and description
