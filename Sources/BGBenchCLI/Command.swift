@@ -105,11 +105,24 @@ struct ArgumentList {
 
     /// An integer option within `range`.
     mutating func intOption(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
-        guard let s = try option(name) else { return nil }
-        guard let v = Int(s), range.contains(v) else {
-            throw UsageError("\(name) expects a whole number in \(range.lowerBound)...\(range.upperBound), got \"\(s)\"")
+        try option(name, expects: "a whole number in \(range.lowerBound)...\(range.upperBound)") {
+            Int($0).flatMap { range.contains($0) ? $0 : nil }
         }
+    }
+
+    /// An option read by `parse` (nil: not a valid value, refused saying
+    /// what the option `expects`); nil when the option is absent.
+    mutating func option<T>(_ name: String, expects: String, _ parse: (String) -> T?) throws(UsageError) -> T? {
+        guard let s = try option(name) else { return nil }
+        guard let v = parse(s) else { throw UsageError("\(name) expects \(expects), got \"\(s)\"") }
         return v
+    }
+
+    /// The one positional argument; `usage` is the error when there is not exactly one.
+    mutating func onePositional(_ usage: String) throws(UsageError) -> String {
+        let rest = try positionals()
+        guard rest.count == 1 else { throw UsageError(usage) }
+        return rest[0]
     }
 
     /// The remaining words, which must all be positional (no leftover `--x`)

@@ -41,9 +41,7 @@ struct ReportCommand: Command {
     let directory: String
 
     init(parsing args: inout ArgumentList) throws(UsageError) {
-        let rest = try args.positionals()
-        guard rest.count == 1 else { throw UsageError("report takes exactly one directory") }
-        directory = rest[0]
+        directory = try args.onePositional("report takes exactly one directory")
     }
 
     func run(tool: ExperimentTool) throws {
@@ -63,9 +61,7 @@ struct ValidateCommand: Command {
 
     init(parsing args: inout ArgumentList) throws(UsageError) {
         threads = try args.intOption("--threads", in: 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
-        let rest = try args.positionals()
-        guard rest.count == 1 else { throw UsageError("validate takes exactly one spec file") }
-        spec = rest[0]
+        spec = try args.onePositional("validate takes exactly one spec file")
     }
 
     func run(tool: ExperimentTool) throws {

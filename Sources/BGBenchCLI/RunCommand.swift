@@ -26,22 +26,9 @@ struct RunCommand: Command {
     init(parsing args: inout ArgumentList) throws(UsageError) {
         out = try args.option("--out")
         threads = try args.intOption("--threads", in: 1...1024) ?? ProcessInfo.processInfo.activeProcessorCount
-        if let s = try args.option("--shard") {
-            guard let parsed = Shard(parsing: s) else {
-                throw UsageError("--shard expects i/n with 0 <= i < n, e.g. 0/4, got \"\(s)\"")
-            }
-            shard = parsed
-        } else {
-            shard = nil
-        }
-        if let s = try args.option("--events-users") {
-            guard let parsed = UserSelection(parsing: s) else {
-                throw UsageError("--events-users expects user ids as ranges and ids separated by commas (0 <= A <= B), e.g. 0-9 or 0-4,17, got \"\(s)\"")
-            }
-            eventUsers = parsed
-        } else {
-            eventUsers = nil
-        }
+        shard = try args.option("--shard", expects: "i/n with 0 <= i < n, e.g. 0/4", Shard.init(parsing:))
+        eventUsers = try args.option("--events-users", expects: "user ids as ranges and ids separated by commas (0 <= A <= B), e.g. 0-9 or 0-4,17",
+                                     UserSelection.init(parsing:))
         events = try args.flag("--events") || eventUsers != nil
         apps = try args.flag("--apps")
         force = try args.flag("--force")

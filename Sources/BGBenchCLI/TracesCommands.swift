@@ -42,9 +42,7 @@ struct TracesStatsCommand: Command {
     let directory: String
 
     init(parsing args: inout ArgumentList) throws(UsageError) {
-        let rest = try args.positionals()
-        guard rest.count == 1 else { throw UsageError("traces stats takes exactly one directory") }
-        directory = rest[0]
+        directory = try args.onePositional("traces stats takes exactly one directory")
     }
 
     func run(tool _: ExperimentTool) throws {

@@ -78,6 +78,7 @@ public struct WorkModel: DeclaredParameters, Hashable {
 }
 
 /// How one app uses the background-task API. Defaults: `AppDefaults`.
+@dynamicMemberLookup
 public struct AppModel: DeclaredParameters, Hashable {
     /// Work of one app-refresh (or legacy fetch) run.
     public var refresh: WorkModel
@@ -114,19 +115,10 @@ public struct AppModel: DeclaredParameters, Hashable {
     /// apps commonly retry a failed fetch soon). This is what gives a
     /// backoff policy something to act on.
     public var retryDelayAfterFailure: SimDuration?
-    /// When the app's server sends silent pushes (JSON key
-    /// `silentPush`); default `.none`. Docs/Mechanisms.md.
-    public var silentPush: PushStrategy = .none
-    /// Extra time asked at session ends (`beginBackgroundTask`,
-    /// JSON key of the same name); nil (default): never. Docs/Mechanisms.md.
-    public var beginBackgroundTask: FinishingWork? = nil
-    /// A transfer handed to a background URLSession at session
-    /// ends (JSON key `backgroundTransfer`); nil (default): never.
-    public var backgroundTransfer: BackgroundTransferModel? = nil
-    /// Export-like jobs the user starts in the foreground
-    /// (`BGContinuedProcessingTaskRequest`, JSON key `continuedProcessing`);
-    /// nil (default): never. Docs/Mechanisms.md.
-    public var continuedProcessing: ContinuedProcessingJob? = nil
+    /// The app's use of each mechanism (``AppMechanismModels``), read as
+    /// members of the model (`silentPush`, `backgroundTransfer`, ...) and
+    /// written flat in the app's object; none by default.
+    public var mechanisms = AppMechanismModels()
     /// How the app's BGTask handlers are written (JSON key
     /// `handlerStyle`); default `.completionHandler` (the model of issue
     /// 17 and before). Docs/Semantics.md, "SwiftUI handlers".
@@ -213,12 +205,15 @@ public struct AppModel: DeclaredParameters, Hashable {
         .real("forceQuitProbability", \.forceQuitProbability, .probability, source: "assumption (Apple publishes no frequency)"),
         .real("neverCompletesProbability", \.neverCompletesProbability, .probability, source: "assumption"),
         .real("cancelsRequestsProbability", \.cancelsRequestsProbability, .probability, source: "assumption"),
-        .value("silentPush", \.silentPush, source: "none (Docs/Mechanisms.md)"),
-        .object("beginBackgroundTask", \.beginBackgroundTask),
-        .object("backgroundTransfer", \.backgroundTransfer),
-        .object("continuedProcessing", \.continuedProcessing),
+    ] + AppMechanismModels.parameters.map { $0.lifted(\.mechanisms) } + [
         .choice("handlerStyle", \.handlerStyle, source: "completionHandler (the model before SwiftUI handlers)"),
     ]
+
+    /// A mechanism's per-app model, as if a member of the app model.
+    public subscript<T>(dynamicMember path: WritableKeyPath<AppMechanismModels, T>) -> T {
+        get { mechanisms[keyPath: path] }
+        set { mechanisms[keyPath: path] = newValue }
+    }
 
     /// One day in seconds: the upper bound of most intervals.
     static let day = 86_400.0

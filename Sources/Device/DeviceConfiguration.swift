@@ -5,6 +5,7 @@ import Traces
 /// Everything about the simulated device that is not in the trace.
 /// Codable with defaults: an experiment file overrides only what it names,
 /// and unknown keys are rejected with their path.
+@dynamicMemberLookup
 public struct DeviceConfiguration: DeclaredParameters, Hashable {
     /// Apps' behaviour and work keyed by app name; apps not listed use
     /// `defaultApp`. Default `AppDefaults.apps` (the podcast app has a
@@ -33,15 +34,10 @@ public struct DeviceConfiguration: DeclaredParameters, Hashable {
     public var foregroundFetch: Bool
     /// Charger power into the battery, watts, when the trace gives none.
     public var chargingWatts: Double
-    /// How iOS throttles and gates silent pushes (JSON key
-    /// `silentPush`; used only by apps whose `silentPush` strategy pushes).
-    public var silentPush = SilentPushRules()
-    /// The extra time `beginBackgroundTask` gets (JSON key of the same name).
-    public var beginBackgroundTask = BackgroundTaskRules()
-    /// Background URLSession's relaunch rate limit and timeout (JSON key `backgroundURLSession`).
-    public var backgroundURLSession = BackgroundTransferRules()
-    /// Continued-processing concurrency and pressure (JSON key `continuedProcessing`).
-    public var continuedProcessing = ContinuedProcessingRules()
+    /// Each mechanism's OS rules (``MechanismRules``), read as members of
+    /// the configuration (`silentPush`, `beginBackgroundTask`, ...) and
+    /// written flat under `device`.
+    public var mechanisms = MechanismRules()
     /// How long past its budget a SwiftUI handler that ignores
     /// its cancellation (`HandlerStyle.swiftUINonCooperative`) runs before
     /// the system kills the app (JSON key `cancellationGrace`). Duration in
@@ -97,16 +93,19 @@ public struct DeviceConfiguration: DeclaredParameters, Hashable {
         .object("energy", \.energy, source: "Datasets/energy/README.md"),
         .flag("foregroundFetch", \.foregroundFetch, source: "rule 7 (off only for closed-form tests)"),
         .real("chargingWatts", \.chargingWatts, ValueRange(0, 1_000, unit: "W"), source: "assumption"),
-        .object("silentPush", \.silentPush),
-        .object("beginBackgroundTask", \.beginBackgroundTask),
-        .object("backgroundURLSession", \.backgroundURLSession),
-        .object("continuedProcessing", \.continuedProcessing),
+    ] + MechanismRules.parameters.map { $0.lifted(\.mechanisms) } + [
         .duration("cancellationGrace", \.cancellationGrace, .seconds(0, 600, open: true), source: "assumption"),
         .object("backendOutages", \.backendOutages),
         .object("deadZones", \.deadZones),
         .choice("platform", \.platform, source: "ios (every result before the Android platform); Docs/AndroidPlatform.md"),
         .object("android", \.android, source: "its own keys; read only on platform android"),
     ]
+
+    /// A mechanism's rules, as if a member of the configuration.
+    public subscript<T>(dynamicMember path: WritableKeyPath<MechanismRules, T>) -> T {
+        get { mechanisms[keyPath: path] }
+        set { mechanisms[keyPath: path] = newValue }
+    }
 
     /// The battery percentages out of order, at the key named by the rules.
     public var crossFieldProblem: (key: String, message: String)? { rules.crossFieldProblem }

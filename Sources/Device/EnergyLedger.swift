@@ -35,3 +35,16 @@ public struct EnergyLedger: Sendable, Hashable {
         return r
     }
 }
+
+extension EnergyLedger {
+    /// The ledger's columns, component by component then the total (in
+    /// `runs.csv` and `apps.csv` alike, each lifted to where its ledger is).
+    public static let columns: [MetricColumn<EnergyLedger>] = [
+        .value(\.wake, "energy_wake_j", unit: "J", "background wake-up overhead"),
+        .value(\.cpu, "energy_cpu_j", unit: "J", "background CPU"),
+        .value(\.promotion, "energy_promotion_j", unit: "J", "radio promotions caused by background work"),
+        .value(\.active, "energy_active_j", unit: "J", "radio active transfer energy of background work"),
+        .value(\.tail, "energy_tail_j", unit: "J", "radio tails of background work beyond foreground tails"),
+        .value(\.total, "energy_total_j", unit: "J", "all background energy"),
+    ]
+}

@@ -1,6 +1,7 @@
 /// Every per-user metric (Docs/Outputs.md, runs.csv) for one (policy, user, seed) run.
 /// Ratios with a zero denominator are NaN, not 0 ("undefined", so that
 /// averages across users can skip them knowingly).
+@dynamicMemberLookup
 public struct UserMetrics: Sendable, Hashable {
     /// Simulated days (horizon / 1 day).
     public var days: Double = 0
@@ -82,16 +83,10 @@ public struct UserMetrics: Sendable, Hashable {
     /// suite with an Android device.
     public var android: AndroidMetrics? = nil
 
-    // The other background mechanisms, one block each (columns at
-    // the end of `columns`; all zero while the mechanism is off).
-    /// Silent push (Docs/Mechanisms.md, "Silent push").
-    public var silentPush = SilentPushMetrics()
-    /// `beginBackgroundTask` at session ends (Docs/Mechanisms.md).
-    public var backgroundTask = BackgroundTaskMetrics()
-    /// Background URLSession transfers (Docs/Mechanisms.md).
-    public var urlSession = BackgroundTransferMetrics()
-    /// Continued-processing tasks (Docs/Mechanisms.md).
-    public var continuedProcessing = ContinuedProcessingMetrics()
+    /// The other background mechanisms' metrics (``MechanismMetrics``),
+    /// read as members (`silentPush`, `urlSession`, ...); their columns
+    /// follow the device's own.
+    public var mechanisms = MechanismMetrics()
     /// Runs of SwiftUI handlers that ignored their cancellation
     /// and ran past the budget (also counted in `tasksExpired`).
     public var runsIgnoredCancellation = 0
@@ -101,57 +96,52 @@ public struct UserMetrics: Sendable, Hashable {
 
     public init() {}
 
-    /// One output column: name, unit, description and how to read it.
-    public struct Column: Sendable {
-        public let name: String
-        public let unit: String
-        public let description: String
-        public let value: @Sendable (UserMetrics) -> Double
+    /// A mechanism's metrics, as if a member of the user's.
+    public subscript<T>(dynamicMember path: WritableKeyPath<MechanismMetrics, T>) -> T {
+        get { mechanisms[keyPath: path] }
+        set { mechanisms[keyPath: path] = newValue }
     }
+
+    /// One output column: name, unit, description and how to read it.
+    public typealias Column = MetricColumn<UserMetrics>
 
     /// The columns of `runs.csv` contributed by the device, in order. A new
     /// metric is one stored property above plus one line here.
     public static let columns: [Column] = [
-        Column(name: "days", unit: "d", description: "simulated days") { $0.days },
-        Column(name: "launches", unit: "count", description: "foreground launches") { Double($0.launches) },
-        Column(name: "fresh_launches", unit: "count", description: "launches with fresh content (before the foreground fetch)") { Double($0.freshLaunches) },
-        Column(name: "fresh_launch_ratio", unit: "ratio", description: "fresh_launches / launches; NaN without launches") { $0.freshLaunchRatio },
-        Column(name: "mean_age_s", unit: "s", description: "mean content age at launch (Cho & Garcia-Molina)") { $0.meanAgeSeconds },
-        Column(name: "p95_age_s", unit: "s", description: "95th percentile content age at launch (nearest rank)") { $0.p95AgeSeconds },
-        Column(name: "mean_since_refresh_s", unit: "s", description: "mean time since the content was last fetched, at launch") { $0.meanTimeSinceRefreshSeconds },
-        Column(name: "wakes", unit: "count", description: "background wakes (batches of tasks)") { Double($0.backgroundWakes) },
-        Column(name: "tasks_run", unit: "count", description: "background tasks started") { Double($0.tasksRun) },
-        Column(name: "tasks_succeeded", unit: "count", description: "tasks ended successfully") { Double($0.tasksSucceeded) },
-        Column(name: "tasks_expired", unit: "count", description: "tasks expired (budget, session start, unplugged)") { Double($0.tasksExpired) },
-        Column(name: "tasks_failed", unit: "count", description: "tasks failed (network/server)") { Double($0.tasksFailed) },
-        Column(name: "tasks_censored", unit: "count", description: "tasks still running at the end of the horizon, neither succeeded nor expired") { Double($0.tasksCensored) },
-        Column(name: "tasks_refused", unit: "count", description: "runs asked by the policy and refused by the OS rules") { Double($0.tasksRefused) },
-        Column(name: "submissions_rejected", unit: "count", description: "submit calls that failed (notPermitted, tooManyPendingTaskRequests, unavailable)") { Double($0.submissionsRejected) },
-        Column(name: "energy_wake_j", unit: "J", description: "background wake-up overhead") { $0.energy.wake },
-        Column(name: "energy_cpu_j", unit: "J", description: "background CPU") { $0.energy.cpu },
-        Column(name: "energy_promotion_j", unit: "J", description: "radio promotions caused by background work") { $0.energy.promotion },
-        Column(name: "energy_active_j", unit: "J", description: "radio active transfer energy of background work") { $0.energy.active },
-        Column(name: "energy_tail_j", unit: "J", description: "radio tails of background work beyond foreground tails") { $0.energy.tail },
-        Column(name: "energy_total_j", unit: "J", description: "all background energy") { $0.energy.total },
-        Column(name: "energy_wasted_j", unit: "J", description: "CPU + radio promotion + radio active energy of expired and failed tasks (wake-ups and tails excluded)") { $0.wastedEnergyJoules },
-        Column(name: "battery_pct_per_day_bg", unit: "%/d", description: "background energy as battery percent per day") { $0.batteryPercentPerDayBackground },
-        Column(name: "wasted_refreshes", unit: "count", description: "background refreshes that fetched nothing new or were replaced before any launch") { Double($0.wastedRefreshes) },
-        Column(name: "chain_breaks", unit: "count", description: "handlers that forgot to resubmit") { Double($0.chainBreaks) },
-        Column(name: "mean_delay_past_earliest_s", unit: "s", description: "mean start delay past earliestBeginDate") { $0.meanDelayPastEarliestBeginSeconds },
-        Column(name: "joules_per_fresh_launch", unit: "J", description: "energy_total_j / fresh_launches; NaN without fresh launches") { $0.joulesPerFreshLaunch },
-        Column(name: "low_power_hours", unit: "h", description: "time in Low Power Mode") { $0.lowPowerModeHours },
-        Column(name: "min_battery_pct", unit: "%", description: "lowest battery level") { $0.minBatteryPercent },
+        .value(\.days, "days", unit: "d", "simulated days"),
+        .count(\.launches, "launches", "foreground launches"),
+        .count(\.freshLaunches, "fresh_launches", "launches with fresh content (before the foreground fetch)"),
+        .value(\.freshLaunchRatio, "fresh_launch_ratio", unit: "ratio", "fresh_launches / launches; NaN without launches"),
+        .value(\.meanAgeSeconds, "mean_age_s", unit: "s", "mean content age at launch (Cho & Garcia-Molina)"),
+        .value(\.p95AgeSeconds, "p95_age_s", unit: "s", "95th percentile content age at launch (nearest rank)"),
+        .value(\.meanTimeSinceRefreshSeconds, "mean_since_refresh_s", unit: "s", "mean time since the content was last fetched, at launch"),
+        .count(\.backgroundWakes, "wakes", "background wakes (batches of tasks)"),
+        .count(\.tasksRun, "tasks_run", "background tasks started"),
+        .count(\.tasksSucceeded, "tasks_succeeded", "tasks ended successfully"),
+        .count(\.tasksExpired, "tasks_expired", "tasks expired (budget, session start, unplugged)"),
+        .count(\.tasksFailed, "tasks_failed", "tasks failed (network/server)"),
+        .count(\.tasksCensored, "tasks_censored", "tasks still running at the end of the horizon, neither succeeded nor expired"),
+        .count(\.tasksRefused, "tasks_refused", "runs asked by the policy and refused by the OS rules"),
+        .count(\.submissionsRejected, "submissions_rejected", "submit calls that failed (notPermitted, tooManyPendingTaskRequests, unavailable)"),
+    ] + EnergyLedger.columns.map { $0.lifted(\.energy) } + [
+        .value(\.wastedEnergyJoules, "energy_wasted_j", unit: "J", "CPU + radio promotion + radio active energy of expired and failed tasks (wake-ups and tails excluded)"),
+        .value(\.batteryPercentPerDayBackground, "battery_pct_per_day_bg", unit: "%/d", "background energy as battery percent per day"),
+        .count(\.wastedRefreshes, "wasted_refreshes", "background refreshes that fetched nothing new or were replaced before any launch"),
+        .count(\.chainBreaks, "chain_breaks", "handlers that forgot to resubmit"),
+        .value(\.meanDelayPastEarliestBeginSeconds, "mean_delay_past_earliest_s", unit: "s", "mean start delay past earliestBeginDate"),
+        .value(\.joulesPerFreshLaunch, "joules_per_fresh_launch", unit: "J", "energy_total_j / fresh_launches; NaN without fresh launches"),
+        .value(\.lowPowerModeHours, "low_power_hours", unit: "h", "time in Low Power Mode"),
+        .value(\.minBatteryPercent, "min_battery_pct", unit: "%", "lowest battery level"),
         // Appended, so the columns before keep their places.
-        Column(name: "force_quits", unit: "count", description: "apps the user force-quit in the app switcher") { Double($0.forceQuits) },
+        .count(\.forceQuits, "force_quits", "apps the user force-quit in the app switcher"),
         Column(name: "refused_force_quit", unit: "count", description: "runs refused because the app was force-quit (app_force_quit)") { Double($0.refusalsByReason[Int(Refusal.appForceQuit.rawValue)]) },
-        Column(name: "requests_cancelled", unit: "count", description: "pending requests the apps cancelled") { Double($0.requestsCancelled) },
-        Column(name: "runs_never_completed", unit: "count", description: "runs whose handler never called its completion handler (also in tasks_expired)") { Double($0.runsNeverCompleted) },
-        Column(name: "bg_bytes_wifi", unit: "B", description: "bytes up + down of background tasks on Wi-Fi") { $0.backgroundBytesWifi },
-        Column(name: "bg_bytes_cellular", unit: "B", description: "bytes up + down of background tasks on cellular") { $0.backgroundBytesCellular },
-    ] + SilentPushMetrics.columns + BackgroundTaskMetrics.columns + BackgroundTransferMetrics.columns
-        + ContinuedProcessingMetrics.columns
-        + [Column(name: "runs_ignored_cancellation", unit: "count", description: "runs of SwiftUI handlers that ignored their cancellation and ran past the budget, to the hard limit or their work's end (also in tasks_expired)") { Double($0.runsIgnoredCancellation) },
-           Column(name: "url_cancelled_force_quit", unit: "count", description: "background URLSession transfers (waiting or running) cancelled when the user force-quit the app") { Double($0.urlSession.cancelledForceQuit) }]
+        .count(\.requestsCancelled, "requests_cancelled", "pending requests the apps cancelled"),
+        .count(\.runsNeverCompleted, "runs_never_completed", "runs whose handler never called its completion handler (also in tasks_expired)"),
+        .value(\.backgroundBytesWifi, "bg_bytes_wifi", unit: "B", "bytes up + down of background tasks on Wi-Fi"),
+        .value(\.backgroundBytesCellular, "bg_bytes_cellular", unit: "B", "bytes up + down of background tasks on cellular"),
+    ] + MechanismMetrics.columns.map { $0.lifted(\.mechanisms) }
+        + [.count(\.runsIgnoredCancellation, "runs_ignored_cancellation", "runs of SwiftUI handlers that ignored their cancellation and ran past the budget, to the hard limit or their work's end (also in tasks_expired)"),
+           .count(\.mechanisms.urlSession, .cancelledForceQuit, "url_cancelled_force_quit", "background URLSession transfers (waiting or running) cancelled when the user force-quit the app")]
         // Appended.
-        + [Column(name: "dead_zone_runs", unit: "count", description: "networked background runs that started in a dead zone or lost their transfer at a dead zone's start (also in tasks_failed or tasks_expired)") { Double($0.deadZoneRuns) }]
+        + [.count(\.deadZoneRuns, "dead_zone_runs", "networked background runs that started in a dead zone or lost their transfer at a dead zone's start (also in tasks_failed or tasks_expired)")]
 }

@@ -45,11 +45,7 @@ public struct PopulationGenerator: Sendable {
         let c = content.generate(days: days, using: RandomStream(seed: seed, user: index, stream: names.content))
         let profile = UserProfile(
             index: index, intensity: u.intensity, meanSessionsPerDay: u.meanSessionsPerDay,
-            screenOnDrainWatts: w.screenOnDrainWatts, idleDrainWatts: w.idleDrainWatts,
-            chargingWatts: w.chargingWatts, batteryCapacityWh: w.batteryCapacityWh,
-            initialBatteryPercent: w.initialBatteryPercent,
-            lowPowerModeAccept20Probability: w.lowPowerModeAccept20Probability,
-            lowPowerModeAccept10Probability: w.lowPowerModeAccept10Probability,
+            power: w.constants,
             // An app the user does not have does no background work.
             backgroundAppRefreshEnabled: zip(w.backgroundAppRefreshEnabled, u.installed).map { $0 && $1 })
         return UserTrace(profile: profile, horizon: horizon, sessions: u.sessions, charging: w.charging,

@@ -11,13 +11,7 @@ import Stats
 
 /// What the power generator draws for one user.
 public struct UserPower: Sendable, Hashable {
-    public var screenOnDrainWatts: Double
-    public var idleDrainWatts: Double
-    public var chargingWatts: Double
-    public var batteryCapacityWh: Double
-    public var initialBatteryPercent: Double
-    public var lowPowerModeAccept20Probability: Double
-    public var lowPowerModeAccept10Probability: Double
+    public var constants: PowerConstants
     public var backgroundAppRefreshEnabled: [Bool]
     public var charging: [ChargingInterval]
     public var lowPowerModeDecisions: [LowPowerModeDecision]
@@ -93,9 +87,10 @@ public struct PowerGenerator: Sendable {
             decisions.append(LowPowerModeDecision(day: day, thresholdPercent: 20, accepts: rng.uniform() < accept20))
             decisions.append(LowPowerModeDecision(day: day, thresholdPercent: 10, accepts: rng.uniform() < accept10))
         }
-        return UserPower(screenOnDrainWatts: screen, idleDrainWatts: idle, chargingWatts: p.chargingWatts,
-                         batteryCapacityWh: p.batteryCapacityWh, initialBatteryPercent: initial,
-                         lowPowerModeAccept20Probability: accept20, lowPowerModeAccept10Probability: accept10,
-                         backgroundAppRefreshEnabled: bar, charging: charging, lowPowerModeDecisions: decisions)
+        let constants = PowerConstants(screenOnDrainWatts: screen, idleDrainWatts: idle, chargingWatts: p.chargingWatts,
+                                       batteryCapacityWh: p.batteryCapacityWh, initialBatteryPercent: initial,
+                                       lowPowerModeAccept20Probability: accept20, lowPowerModeAccept10Probability: accept10)
+        return UserPower(constants: constants, backgroundAppRefreshEnabled: bar, charging: charging,
+                         lowPowerModeDecisions: decisions)
     }
 }

@@ -59,13 +59,7 @@ public struct StreamSynthesiser: Sendable {
             let w = power.generate(days: days, using: RandomStream(seed: seed, user: user, stream: names.power))
             var p = t.profile
             if !hasUsersFile { p.intensity = usage.intensityClass(sessionsPerDay: p.meanSessionsPerDay) }
-            p.screenOnDrainWatts = w.screenOnDrainWatts
-            p.idleDrainWatts = w.idleDrainWatts
-            p.chargingWatts = w.chargingWatts
-            p.batteryCapacityWh = w.batteryCapacityWh
-            p.initialBatteryPercent = w.initialBatteryPercent
-            p.lowPowerModeAccept20Probability = w.lowPowerModeAccept20Probability
-            p.lowPowerModeAccept10Probability = w.lowPowerModeAccept10Probability
+            p.power = w.constants
             p.backgroundAppRefreshEnabled = zip(w.backgroundAppRefreshEnabled, p.backgroundAppRefreshEnabled).map { $0 && $1 }
             t.profile = p
             t.charging = w.charging

@@ -207,13 +207,9 @@ public enum IntensityClass: String, Sendable, Hashable, Codable, CaseIterable {
     case light, moderate, heavy
 }
 
-/// The per-user constants of a trace.
-public struct UserProfile: Sendable, Hashable {
-    /// The user's index in the population (its random streams are keyed by it).
-    public var index: Int
-    public var intensity: IntensityClass
-    /// Mean foreground sessions per (weekday) day, before the weekend factor.
-    public var meanSessionsPerDay: Double
+/// A user's power constants: what the power generator draws for the user
+/// (``UserPower``) and the profile keeps (``UserProfile``).
+public struct PowerConstants: Sendable, Hashable {
     /// Exogenous power drawn while the screen is on (a session), in W.
     public var screenOnDrainWatts: Double
     /// Exogenous power drawn while the screen is off, in W (background work
@@ -225,29 +221,51 @@ public struct UserProfile: Sendable, Hashable {
     public var batteryCapacityWh: Double
     /// Battery level at time 0, percent in [0, 100].
     public var initialBatteryPercent: Double
-    /// Probability that the user accepts the Low Power Mode offer at 20 %.
+    /// Probabilities that the user accepts the Low Power Mode offer at 20 % and at 10 %.
     public var lowPowerModeAccept20Probability: Double
-    /// Probability that the user accepts the Low Power Mode offer at 10 %.
     public var lowPowerModeAccept10Probability: Double
+}
+
+/// The per-user constants of a trace; its power constants read as its own
+/// members (`profile.idleDrainWatts`).
+@dynamicMemberLookup
+public struct UserProfile: Sendable, Hashable {
+    /// The user's index in the population (its random streams are keyed by it).
+    public var index: Int
+    public var intensity: IntensityClass
+    /// Mean foreground sessions per (weekday) day, before the weekend factor.
+    public var meanSessionsPerDay: Double
+    /// Drains, charging power, capacity, initial level, Low Power Mode answers.
+    public var power: PowerConstants
     /// Background App Refresh switch, per app index (true = on).
     public var backgroundAppRefreshEnabled: [Bool]
+
+    public init(index: Int, intensity: IntensityClass, meanSessionsPerDay: Double, power: PowerConstants,
+                backgroundAppRefreshEnabled: [Bool]) {
+        self.index = index
+        self.intensity = intensity
+        self.meanSessionsPerDay = meanSessionsPerDay
+        self.power = power
+        self.backgroundAppRefreshEnabled = backgroundAppRefreshEnabled
+    }
 
     public init(index: Int, intensity: IntensityClass, meanSessionsPerDay: Double,
                 screenOnDrainWatts: Double, idleDrainWatts: Double, chargingWatts: Double,
                 batteryCapacityWh: Double, initialBatteryPercent: Double,
                 lowPowerModeAccept20Probability: Double, lowPowerModeAccept10Probability: Double,
                 backgroundAppRefreshEnabled: [Bool]) {
-        self.index = index
-        self.intensity = intensity
-        self.meanSessionsPerDay = meanSessionsPerDay
-        self.screenOnDrainWatts = screenOnDrainWatts
-        self.idleDrainWatts = idleDrainWatts
-        self.chargingWatts = chargingWatts
-        self.batteryCapacityWh = batteryCapacityWh
-        self.initialBatteryPercent = initialBatteryPercent
-        self.lowPowerModeAccept20Probability = lowPowerModeAccept20Probability
-        self.lowPowerModeAccept10Probability = lowPowerModeAccept10Probability
-        self.backgroundAppRefreshEnabled = backgroundAppRefreshEnabled
+        self.init(index: index, intensity: intensity, meanSessionsPerDay: meanSessionsPerDay,
+                  power: PowerConstants(screenOnDrainWatts: screenOnDrainWatts, idleDrainWatts: idleDrainWatts,
+                                        chargingWatts: chargingWatts, batteryCapacityWh: batteryCapacityWh,
+                                        initialBatteryPercent: initialBatteryPercent,
+                                        lowPowerModeAccept20Probability: lowPowerModeAccept20Probability,
+                                        lowPowerModeAccept10Probability: lowPowerModeAccept10Probability),
+                  backgroundAppRefreshEnabled: backgroundAppRefreshEnabled)
+    }
+
+    public subscript<T>(dynamicMember path: WritableKeyPath<PowerConstants, T>) -> T {
+        get { power[keyPath: path] }
+        set { power[keyPath: path] = newValue }
     }
 }
 

@@ -30,22 +30,22 @@ final class AppMetricsTests: XCTestCase {
             XCTAssertEqual(r.apps.count, trace(u).appNames.count)
             let all = r.apps + [r.shared]
             func sum(_ f: (AppMetrics) -> Double) -> Double { all.map(f).reduce(0, +) }
-            XCTAssertEqual(r.apps.map(\.launches).reduce(0, +), m.launches)
-            XCTAssertEqual(r.apps.map(\.freshLaunches).reduce(0, +), m.freshLaunches)
+            XCTAssertEqual(r.apps.map { $0[.launches] }.reduce(0, +), m.launches)
+            XCTAssertEqual(r.apps.map { $0[.freshLaunches] }.reduce(0, +), m.freshLaunches)
             XCTAssertEqual(r.apps.map(\.tasksRun).reduce(0, +), m.tasksRun)
-            XCTAssertEqual(r.apps.map(\.tasksSucceeded).reduce(0, +), m.tasksSucceeded)
-            XCTAssertEqual(r.apps.map(\.tasksFailed).reduce(0, +), m.tasksFailed)
-            XCTAssertEqual(r.apps.map(\.tasksExpired).reduce(0, +), m.tasksExpired)
-            XCTAssertEqual(r.apps.map(\.tasksCensored).reduce(0, +), m.tasksCensored)
-            let pushRuns = m.silentPush.deliveredBackground
-            let others = pushRuns + m.backgroundTask.started + m.urlSession.relaunches
-                + m.continuedProcessing.completed + m.continuedProcessing.failed
-                + m.continuedProcessing.cancelledByUser + m.continuedProcessing.expiredPressure
-            let mechanismRuns = r.apps.map(\.mechanismRuns).reduce(0, +)
+            XCTAssertEqual(r.apps.map { $0[.tasksSucceeded] }.reduce(0, +), m.tasksSucceeded)
+            XCTAssertEqual(r.apps.map { $0[.tasksFailed] }.reduce(0, +), m.tasksFailed)
+            XCTAssertEqual(r.apps.map { $0[.tasksExpired] }.reduce(0, +), m.tasksExpired)
+            XCTAssertEqual(r.apps.map { $0[.tasksCensored] }.reduce(0, +), m.tasksCensored)
+            let pushRuns = m.silentPush[.deliveredBackground]
+            let others = pushRuns + m.backgroundTask[.started] + m.urlSession[.relaunches]
+                + m.continuedProcessing[.completed] + m.continuedProcessing[.failed]
+                + m.continuedProcessing[.cancelledByUser] + m.continuedProcessing[.expiredPressure]
+            let mechanismRuns = r.apps.map { $0[.mechanismRuns] }.reduce(0, +)
             XCTAssertEqual(mechanismRuns, others, "every ended mechanism run is counted for its app once")
-            XCTAssertGreaterThan(m.urlSession.runs, 0, "the test must exercise URLSession transfers")
-            XCTAssertGreaterThan(m.silentPush.deliveredBackground, 0)
-            XCTAssertGreaterThan(m.backgroundTask.started, 0)
+            XCTAssertGreaterThan(m.urlSession[.runs], 0, "the test must exercise URLSession transfers")
+            XCTAssertGreaterThan(m.silentPush[.deliveredBackground], 0)
+            XCTAssertGreaterThan(m.backgroundTask[.started], 0)
             let tol = 1e-9 * max(1, m.energy.total)
             XCTAssertEqual(sum { $0.energy.wake }, m.energy.wake, accuracy: tol)
             XCTAssertEqual(sum { $0.energy.cpu }, m.energy.cpu, accuracy: tol)
@@ -53,9 +53,9 @@ final class AppMetricsTests: XCTestCase {
             XCTAssertEqual(sum { $0.energy.active }, m.energy.active, accuracy: tol)
             XCTAssertEqual(sum { $0.energy.tail }, m.energy.tail, accuracy: tol)
             XCTAssertEqual(sum { $0.energy.total }, m.energy.total, accuracy: tol)
-            XCTAssertEqual(sum(\.wastedJoules), m.wastedEnergyJoules, accuracy: tol)
-            XCTAssertEqual(sum(\.bytesWifi), m.backgroundBytesWifi, accuracy: 1e-9 * max(1, m.backgroundBytesWifi))
-            XCTAssertEqual(sum(\.bytesCellular), m.backgroundBytesCellular,
+            XCTAssertEqual(sum { $0[.wastedJoules] }, m.wastedEnergyJoules, accuracy: tol)
+            XCTAssertEqual(sum { $0[.bytesWifi] }, m.backgroundBytesWifi, accuracy: 1e-9 * max(1, m.backgroundBytesWifi))
+            XCTAssertEqual(sum { $0[.bytesCellular] }, m.backgroundBytesCellular,
                            accuracy: 1e-9 * max(1, m.backgroundBytesCellular))
             // The rule: an app's row holds no tail; the shared row only batch wakes and tails.
             XCTAssertTrue(r.apps.allSatisfy { $0.energy.tail == 0 })
@@ -81,8 +81,8 @@ final class AppMetricsTests: XCTestCase {
         var checked = 0
         for a in r.apps.indices {
             let launches = log.events.filter { $0.kind == .launch && $0.app == Int32(a) }
-            XCTAssertEqual(r.apps[a].launches, launches.count)
-            XCTAssertEqual(r.apps[a].freshLaunches, launches.filter { $0.fresh == true }.count)
+            XCTAssertEqual(r.apps[a][.launches], launches.count)
+            XCTAssertEqual(r.apps[a][.freshLaunches], launches.filter { $0.fresh == true }.count)
             let tasks = log.events.filter { $0.kind == .task && $0.app == Int32(a) }
             XCTAssertEqual(r.apps[a].tasksRun, tasks.count)
             XCTAssertEqual(r.apps[a].taskEnergy.total, tasks.map(\.energy.total).reduce(0, +),

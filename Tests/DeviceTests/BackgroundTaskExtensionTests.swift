@@ -25,15 +25,15 @@ final class BackgroundTaskExtensionTests: XCTestCase {
     func testWorkThatFitsEndsTheTaskAndCostsItsCPU() {
         let trace = flatTrace(days: 1, sessions: sessions(at: [minutes(60), minutes(120)]))
         let (m, rows) = run(trace, config(work: cpuOnly))
-        XCTAssertEqual(m.backgroundTask.started, 2)
-        XCTAssertEqual(m.backgroundTask.ended, 2)
+        XCTAssertEqual(m.backgroundTask[.started], 2)
+        XCTAssertEqual(m.backgroundTask[.ended], 2)
         XCTAssertEqual(rows.map(\.detail), ["ended", "ended"])
         // Sessions last 10 s: the first ends at 60 min 10 s, its run 2 s later.
         XCTAssertEqual(rows[0].start, minutes(60) + .seconds(10 as Int64))
         XCTAssertEqual(rows[0].end, minutes(60) + .seconds(12 as Int64))
-        XCTAssertEqual(m.backgroundTask.energyJoules, 2 * 2 * EnergyParameters.default.cpuWatts, accuracy: 1e-12)
-        XCTAssertEqual(m.energy.total, m.backgroundTask.energyJoules, accuracy: 1e-12)
-        XCTAssertEqual(m.backgroundTask.wastedJoules, 0)
+        XCTAssertEqual(m.backgroundTask[.energyJoules], 2 * 2 * EnergyParameters.default.cpuWatts, accuracy: 1e-12)
+        XCTAssertEqual(m.energy.total, m.backgroundTask[.energyJoules], accuracy: 1e-12)
+        XCTAssertEqual(m.backgroundTask[.wastedJoules], 0)
     }
 
     func testWorkLongerThanTheBudgetIsExpiredThere() {
@@ -41,10 +41,10 @@ final class BackgroundTaskExtensionTests: XCTestCase {
         long.cpuSeconds = 45
         let trace = flatTrace(days: 1, sessions: sessions(at: [minutes(60)]))
         let (m, rows) = run(trace, config(work: long))
-        XCTAssertEqual(m.backgroundTask.expired, 1)
+        XCTAssertEqual(m.backgroundTask[.expired], 1)
         XCTAssertEqual(rows.first?.end, minutes(60) + .seconds(40 as Int64))
-        XCTAssertEqual(m.backgroundTask.energyJoules, 30 * EnergyParameters.default.cpuWatts, accuracy: 1e-9)
-        XCTAssertEqual(m.backgroundTask.wastedJoules, m.backgroundTask.energyJoules, accuracy: 1e-12)
+        XCTAssertEqual(m.backgroundTask[.energyJoules], 30 * EnergyParameters.default.cpuWatts, accuracy: 1e-9)
+        XCTAssertEqual(m.backgroundTask[.wastedJoules], m.backgroundTask[.energyJoules], accuracy: 1e-12)
     }
 
     func testAnUploadWithoutNetworkFails() {
@@ -54,8 +54,8 @@ final class BackgroundTaskExtensionTests: XCTestCase {
         let trace = flatTrace(days: 1, sessions: sessions(at: [minutes(60), minutes(180)]), network: net)
         let (m, rows) = run(trace, config(work: upload))
         XCTAssertEqual(rows.map(\.detail), ["failed", "ended"])
-        XCTAssertEqual(m.backgroundTask.failed, 1)
-        XCTAssertEqual(m.backgroundTask.ended, 1)
+        XCTAssertEqual(m.backgroundTask[.failed], 1)
+        XCTAssertEqual(m.backgroundTask[.ended], 1)
         // The failed one costs nothing; the upload online pays its active
         // energy, and no promotion: the session just ended keeps the radio up.
         XCTAssertEqual(rows[0].energy.total, 0)
@@ -69,8 +69,8 @@ final class BackgroundTaskExtensionTests: XCTestCase {
         // Sessions of 10 s, 5 s apart: the second ends while the first run goes on.
         let trace = flatTrace(days: 1, sessions: sessions(at: [minutes(60), minutes(60) + .seconds(15 as Int64)]))
         let (m, _) = run(trace, config(work: long))
-        XCTAssertEqual(m.backgroundTask.started, 1)
-        XCTAssertEqual(m.backgroundTask.alreadyRunning, 1)
+        XCTAssertEqual(m.backgroundTask[.started], 1)
+        XCTAssertEqual(m.backgroundTask[.alreadyRunning], 1)
     }
 
     func testAskingIsDrawnPerSessionAndIsTheSameUnderEveryPolicy() {
@@ -78,8 +78,8 @@ final class BackgroundTaskExtensionTests: XCTestCase {
         let c = config(probability: 0.5, work: cpuOnly)
         let (a, rowsA) = run(trace, c)
         let b = simulateDeviceWithLog(trace: trace, configuration: c, policy: RunEverythingAllowed(), randomKey: 3)
-        XCTAssertGreaterThan(a.backgroundTask.started, 5)
-        XCTAssertLessThan(a.backgroundTask.started, 35)
+        XCTAssertGreaterThan(a.backgroundTask[.started], 5)
+        XCTAssertLessThan(a.backgroundTask[.started], 35)
         XCTAssertEqual(rowsA.map(\.start), b.1.events.filter { $0.kind == .backgroundTask }.map(\.start))
     }
 

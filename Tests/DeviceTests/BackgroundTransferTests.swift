@@ -38,17 +38,17 @@ final class BackgroundTransferSimulationTests: XCTestCase {
     func testFollowUpRelaunchesWaitForTheDoublingDelay() {
         let trace = flatTrace(days: 1, sessions: sessions(at: [minutes(60)]))
         let (m, rows) = run(trace, config(.init(probability: 1, bytesDown: 0, followUps: 2)))
-        XCTAssertEqual(m.urlSession.handed, 3)
-        XCTAssertEqual(m.urlSession.completed, 3)
-        XCTAssertEqual(m.urlSession.relaunches, 3)
+        XCTAssertEqual(m.urlSession[.handed], 3)
+        XCTAssertEqual(m.urlSession[.completed], 3)
+        XCTAssertEqual(m.urlSession[.relaunches], 3)
         let relaunches = rows.filter { $0.detail == "relaunch" }.map(\.time)
         let end = minutes(60) + .seconds(10 as Int64)
         // The first at once, the second 60 s after it, the third 120 s after that.
         XCTAssertEqual(relaunches, [end, end + .seconds(60 as Int64), end + .seconds(180 as Int64)])
         // The third transfer found the radio idle: its promotion (Wi-Fi,
         // 79.1 ms) delayed its bytes, so it waited 120 s less that.
-        XCTAssertEqual(m.urlSession.relaunchWaitSumSeconds, 60 + 120 - 0.0791, accuracy: 1e-9)
-        XCTAssertEqual(m.urlSession.energyJoules,
+        XCTAssertEqual(m.urlSession[.relaunchWaitSumSeconds], 60 + 120 - 0.0791, accuracy: 1e-9)
+        XCTAssertEqual(m.urlSession[.energyJoules],
                        3 * (EnergyParameters.default.wakeJoules + 0.5 * EnergyParameters.default.cpuWatts)
                        + EnergyParameters.default.wifi.promotionJoules, accuracy: 1e-9)
     }
@@ -58,8 +58,8 @@ final class BackgroundTransferSimulationTests: XCTestCase {
                               charging: [.init(start: minutes(120), end: minutes(180))])
         let (m, rows) = run(trace, config(.init(probability: 1, discretionary: true)))
         XCTAssertEqual(rows.first { $0.detail == "started" }?.time, minutes(120))
-        XCTAssertEqual(m.urlSession.completed, 1)
-        XCTAssertEqual(m.urlSession.relaunches, 1)
+        XCTAssertEqual(m.urlSession[.completed], 1)
+        XCTAssertEqual(m.urlSession[.relaunches], 1)
     }
 
     func testGoingOfflinePausesAndTheTransferRestarts() {
@@ -68,9 +68,9 @@ final class BackgroundTransferSimulationTests: XCTestCase {
                    DeviceTrace.Network(start: minutes(70), end: SimTime(day: 1), network: .wifi)]
         let trace = flatTrace(days: 1, sessions: sessions(at: [minutes(60)]), network: net)
         let (m, rows) = run(trace, config(.init(probability: 1, bytesDown: 50_000_000)))
-        XCTAssertEqual(m.urlSession.runs, 2)
-        XCTAssertEqual(m.urlSession.paused, 1)
-        XCTAssertEqual(m.urlSession.completed, 1)
+        XCTAssertEqual(m.urlSession[.runs], 2)
+        XCTAssertEqual(m.urlSession[.paused], 1)
+        XCTAssertEqual(m.urlSession[.completed], 1)
         XCTAssertEqual(rows.filter { $0.detail == "started" }.map(\.time), [cut - .milliseconds(500), minutes(70)])
     }
 
@@ -84,8 +84,8 @@ final class BackgroundTransferSimulationTests: XCTestCase {
         // the 30-min update, not the 61- and 200-min ones, so the 300-min
         // launch is stale (no foreground fetch here); that session's own
         // transfer then brings the other two.
-        XCTAssertEqual(m.urlSession.newData, 2)
-        XCTAssertEqual(m.urlSession.relaunches, 2)
+        XCTAssertEqual(m.urlSession[.newData], 2)
+        XCTAssertEqual(m.urlSession[.relaunches], 2)
         XCTAssertEqual(m.freshLaunches, 0)
         XCTAssertEqual(rows.filter { $0.detail == "relaunch" }.map(\.newData), [true, true])
     }

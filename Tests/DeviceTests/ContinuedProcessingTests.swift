@@ -46,15 +46,15 @@ final class ContinuedProcessingTests: XCTestCase {
         // b waits from 20 min until a's hour ends at 70 min, then runs 10 min.
         XCTAssertEqual(rows[3].time, minutes(70))
         XCTAssertEqual(rows[4].end, minutes(80))
-        XCTAssertEqual(q.continuedProcessing.queueWaitSeconds, 50 * 60, accuracy: 1e-9)
-        XCTAssertEqual(q.continuedProcessing.completed, 2)
-        XCTAssertEqual(q.continuedProcessing.energyJoules, 4_200 * EnergyParameters.default.cpuWatts, accuracy: 1e-6)
-        XCTAssertEqual(q.continuedProcessing.wastedJoules, 0)
+        XCTAssertEqual(q.continuedProcessing[.queueWaitSeconds], 50 * 60, accuracy: 1e-9)
+        XCTAssertEqual(q.continuedProcessing[.completed], 2)
+        XCTAssertEqual(q.continuedProcessing[.energyJoules], 4_200 * EnergyParameters.default.cpuWatts, accuracy: 1e-6)
+        XCTAssertEqual(q.continuedProcessing[.wastedJoules], 0)
 
         let (f, fRows) = run(trace, config([hour, ContinuedProcessingJob(probability: 1, work: cpu(600), strategy: .fail)]))
         XCTAssertEqual(fRows.map { "\($0.app):\($0.detail)" }, ["0:started", "1:failed_to_start", "0:completed"])
-        XCTAssertEqual(f.continuedProcessing.failedToStart, 1)
-        XCTAssertEqual(f.continuedProcessing.started, 1)
+        XCTAssertEqual(f.continuedProcessing[.failedToStart], 1)
+        XCTAssertEqual(f.continuedProcessing[.started], 1)
     }
 
     func testForceQuitDropsTheQueuedRequestOnlyAndTheRunningJobGoesOn() {
@@ -65,8 +65,8 @@ final class ContinuedProcessingTests: XCTestCase {
         XCTAssertEqual(rows.map { "\($0.app):\($0.detail)" },
                        ["0:started", "1:queued", "1:dropped_force_quit", "0:completed"])
         XCTAssertEqual(rows[2].time, minutes(20) + .seconds(10 as Int64))
-        XCTAssertEqual(m.continuedProcessing.droppedForceQuit, 1)
-        XCTAssertEqual(m.continuedProcessing.completed, 1)
+        XCTAssertEqual(m.continuedProcessing[.droppedForceQuit], 1)
+        XCTAssertEqual(m.continuedProcessing[.completed], 1)
     }
 
     func testUnderPressureTheJobWithLeastProgressEndsFirst() {
@@ -78,21 +78,21 @@ final class ContinuedProcessingTests: XCTestCase {
         let rules = ContinuedProcessingRules(maxRunning: 2, maxRunningUnderPressure: 1)
         let (m, rows) = run(trace, config([long, long], rules: rules))
         XCTAssertEqual(rows.map { "\($0.app):\($0.detail)" }, ["0:started", "1:started", "1:expired_pressure", "0:completed"])
-        XCTAssertEqual(m.continuedProcessing.expiredPressure, 1)
-        XCTAssertEqual(m.continuedProcessing.wastedJoules, rows[2].energy.total, accuracy: 1e-9)
+        XCTAssertEqual(m.continuedProcessing[.expiredPressure], 1)
+        XCTAssertEqual(m.continuedProcessing[.wastedJoules], rows[2].energy.total, accuracy: 1e-9)
         // b (started 10 min later, so less done) ends when the battery reaches 20 %, about 1 h in.
         XCTAssertGreaterThan(rows[2].time, minutes(50))
         XCTAssertLessThan(rows[2].time, minutes(70))
         // a keeps running (one may run under pressure) and completes at 10 min + 3 h.
         XCTAssertEqual(rows[3].end, minutes(190))
-        XCTAssertEqual(m.continuedProcessing.completed, 1)
+        XCTAssertEqual(m.continuedProcessing[.completed], 1)
 
         // Nothing starts under pressure: with the battery already at 15 %, .fail fails at once.
         let low = flatTrace(days: 1, apps: ["a", "b"], sessions: twoSessions(), battery: 15)
         let fail = ContinuedProcessingJob(probability: 1, work: cpu(60), strategy: .fail)
         let (l, _) = run(low, config([fail, fail], rules: rules))
-        XCTAssertEqual(l.continuedProcessing.failedToStart, 2)
-        XCTAssertEqual(l.continuedProcessing.started, 0)
+        XCTAssertEqual(l.continuedProcessing[.failedToStart], 2)
+        XCTAssertEqual(l.continuedProcessing[.started], 0)
     }
 
     func testTheUserCancelsAtTheDrawnTime() {
@@ -105,11 +105,11 @@ final class ContinuedProcessingTests: XCTestCase {
         let expected = minutes(10) + .seconds(-log1p(-u) / perHour * 3_600)
         XCTAssertEqual(rows.map(\.detail), ["started", "cancelled_by_user"])
         XCTAssertEqual(rows[1].time, expected)
-        XCTAssertEqual(m.continuedProcessing.cancelledByUser, 1)
+        XCTAssertEqual(m.continuedProcessing[.cancelledByUser], 1)
         // The CPU it ran until the cancel, all wasted.
-        XCTAssertEqual(m.continuedProcessing.energyJoules, (expected - minutes(10)).seconds * EnergyParameters.default.cpuWatts,
+        XCTAssertEqual(m.continuedProcessing[.energyJoules], (expected - minutes(10)).seconds * EnergyParameters.default.cpuWatts,
                        accuracy: 1e-9)
-        XCTAssertEqual(m.continuedProcessing.wastedJoules, m.continuedProcessing.energyJoules, accuracy: 1e-12)
+        XCTAssertEqual(m.continuedProcessing[.wastedJoules], m.continuedProcessing[.energyJoules], accuracy: 1e-12)
     }
 
     func testOffByDefault() {

@@ -39,6 +39,31 @@ final class DeadZoneProcessTests: XCTestCase {
         XCTAssertNotEqual(other.zones.starts, z.zones.starts)
     }
 
+    /// `maxDuration` cuts every longer zone to it and leaves the shorter
+    /// ones and the zone count's order of magnitude alone; a cap above every
+    /// draw gives the uncapped zones exactly. Read from JSON with its range.
+    func testMaxDurationCapsEveryZone() throws {
+        let horizon = SimTime(day: 200)
+        var model = DeadZoneModel(perDay: 4, medianDuration: .minutes(5), durationSigma: 1.5)
+        let free = try XCTUnwrap(DeadZones(model: model, horizon: horizon, random: DeviceRandom(key: 7))).zones
+        let longest = zip(free.starts, free.ends).map { ($1 - $0).seconds }.max() ?? 0
+        XCTAssertGreaterThan(longest, 600, "the uncapped draws must exceed the cap for the test to say anything")
+        model.maxDuration = .minutes(10)
+        let capped = try XCTUnwrap(DeadZones(model: model, horizon: horizon, random: DeviceRandom(key: 7))).zones
+        let lengths = zip(capped.starts, capped.ends).map { ($1 - $0).seconds }
+        XCTAssertLessThanOrEqual(lengths.max() ?? 0, 600)
+        XCTAssertTrue(lengths.contains(600), "a longer draw is cut to the cap")
+        XCTAssertEqual(capped.starts[0], free.starts[0])
+        model.maxDuration = .days(1)
+        let high = try XCTUnwrap(DeadZones(model: model, horizon: horizon, random: DeviceRandom(key: 7))).zones
+        if longest < 86_400 { XCTAssertEqual(high, free) }
+
+        let read = try JSONDecoder().decode(DeadZoneModel.self, from: Data(#"{"perDay": 1, "maxDuration": "2m"}"#.utf8))
+        XCTAssertEqual(read.maxDuration, .minutes(2))
+        XCTAssertNil(try JSONDecoder().decode(DeadZoneModel.self, from: Data(#"{"maxDuration": null}"#.utf8)).maxDuration)
+        XCTAssertThrowsError(try JSONDecoder().decode(DeadZoneModel.self, from: Data(#"{"maxDuration": "2d"}"#.utf8)))
+    }
+
     /// What a bound is told: the end of the outage or dead zone holding a
     /// time, through overlaps; nil outside both.
     func testBlockedRunsEndAfterOverlappingIntervals() {

@@ -178,13 +178,13 @@ final class SilentPushSimulationTests: XCTestCase {
     func testEveryUpdateIsDeliveredAndMakesTheLaunchFresh() {
         let trace = flatTrace(days: 1, sessions: sessions(at: [minutes(180)]), updates: updates)
         let (m, rows) = run(trace, config())
-        XCTAssertEqual(m.silentPush.sent, 3)
-        XCTAssertEqual(m.silentPush.deliveredBackground, 3)
-        XCTAssertEqual(m.silentPush.succeeded, 3)
-        XCTAssertEqual(m.silentPush.newData, 3)
-        XCTAssertEqual(m.silentPush.meanDelaySeconds, 0)
+        XCTAssertEqual(m.silentPush[.sent], 3)
+        XCTAssertEqual(m.silentPush[.deliveredBackground], 3)
+        XCTAssertEqual(m.silentPush[.succeeded], 3)
+        XCTAssertEqual(m.silentPush[.newData], 3)
+        XCTAssertEqual(m.silentPush.mean(.delaySumSeconds, per: [.deliveredBackground, .deliveredForeground]), 0)
         // Instant work without network: each delivery costs its wake only.
-        XCTAssertEqual(m.silentPush.energyJoules, 3 * EnergyParameters.default.wakeJoules, accuracy: 1e-12)
+        XCTAssertEqual(m.silentPush[.energyJoules], 3 * EnergyParameters.default.wakeJoules, accuracy: 1e-12)
         XCTAssertEqual(m.energy.total, 3 * EnergyParameters.default.wakeJoules, accuracy: 1e-12)
         XCTAssertEqual(m.freshLaunches, 1)
         XCTAssertEqual(rows.map(\.detail), ["delivered", "delivered", "delivered"])
@@ -196,33 +196,33 @@ final class SilentPushSimulationTests: XCTestCase {
     func testThrottledPushesAreHeldCoalescedAndDeliveredOnce() {
         let trace = flatTrace(days: 1, updates: [[minutes(60), minutes(61), minutes(62)]])
         let (m, rows) = run(trace, config(rules: SilentPushRules(perHour: 3, burst: 1)))
-        XCTAssertEqual(m.silentPush.sent, 3)
-        XCTAssertEqual(m.silentPush.deliveredBackground, 2)
-        XCTAssertEqual(m.silentPush.coalesced, 1)
+        XCTAssertEqual(m.silentPush[.sent], 3)
+        XCTAssertEqual(m.silentPush[.deliveredBackground], 2)
+        XCTAssertEqual(m.silentPush[.coalesced], 1)
         // The held push (sent at 61 min) goes out when the next token is
         // whole, 20 minutes after the first delivery took the only one.
         let delivered = rows.filter { $0.detail.hasPrefix("delivered") }
         XCTAssertEqual(delivered.map(\.start), [minutes(60), minutes(80)])
         XCTAssertEqual(delivered.last?.detail, "delivered n=2")
-        XCTAssertEqual(m.silentPush.delaySumSeconds, 19 * 60)
+        XCTAssertEqual(m.silentPush[.delaySumSeconds], 19 * 60)
     }
 
     func testOfflineHoldsUntilTheNetworkReturns() {
         let net = [DeviceTrace.Network(start: minutes(90), end: SimTime(day: 1), network: .wifi)]
         let trace = flatTrace(days: 1, updates: [[minutes(60)]], network: net)
         let (m, rows) = run(trace, config())
-        XCTAssertEqual(m.silentPush.deliveredBackground, 1)
+        XCTAssertEqual(m.silentPush[.deliveredBackground], 1)
         XCTAssertEqual(rows.map(\.detail), ["held", "delivered"])
         XCTAssertEqual(rows.last?.start, minutes(90))
-        XCTAssertEqual(m.silentPush.delaySumSeconds, 30 * 60)
+        XCTAssertEqual(m.silentPush[.delaySumSeconds], 30 * 60)
     }
 
     func testLowBatteryHoldsEveryPushToTheEnd() {
         let trace = flatTrace(days: 1, updates: updates, battery: 15)
         let (m, _) = run(trace, config())
-        XCTAssertEqual(m.silentPush.deliveredBackground, 0)
-        XCTAssertEqual(m.silentPush.coalesced, 2)
-        XCTAssertEqual(m.silentPush.heldAtEnd, 3)
+        XCTAssertEqual(m.silentPush[.deliveredBackground], 0)
+        XCTAssertEqual(m.silentPush[.coalesced], 2)
+        XCTAssertEqual(m.silentPush[.heldAtEnd], 3)
         XCTAssertEqual(m.energy.total, 0)
     }
 
@@ -235,8 +235,8 @@ final class SilentPushSimulationTests: XCTestCase {
         c.defaultApp.forceQuitProbability = 1
         let (m, rows) = run(trace, c)
         XCTAssertEqual(m.forceQuits, 1)
-        XCTAssertEqual(m.silentPush.dropped, 3)
-        XCTAssertEqual(m.silentPush.deliveredBackground, 0)
+        XCTAssertEqual(m.silentPush[.dropped], 3)
+        XCTAssertEqual(m.silentPush[.deliveredBackground], 0)
         XCTAssertEqual(Set(rows.map(\.detail)), ["dropped_force_quit"])
         XCTAssertEqual(m.energy.total, 0)
     }
@@ -244,8 +244,8 @@ final class SilentPushSimulationTests: XCTestCase {
     func testTheForegroundAppFetchesInTheForeground() {
         let trace = flatTrace(days: 1, sessions: sessions(at: [minutes(59)], length: .minutes(2)), updates: [[minutes(60)]])
         let (m, rows) = run(trace, config())
-        XCTAssertEqual(m.silentPush.deliveredForeground, 1)
-        XCTAssertEqual(m.silentPush.deliveredBackground, 0)
+        XCTAssertEqual(m.silentPush[.deliveredForeground], 1)
+        XCTAssertEqual(m.silentPush[.deliveredBackground], 0)
         XCTAssertEqual(rows.map(\.detail), ["foreground"])
         XCTAssertEqual(rows.first?.newData, true)
         XCTAssertEqual(m.energy.total, 0)
@@ -255,15 +255,15 @@ final class SilentPushSimulationTests: XCTestCase {
         let work = WorkModel(cpuSeconds: 0.5, serverLatencySigma: 0, failureProbabilityWifi: 0)
         let trace = flatTrace(days: 1, updates: [[minutes(60)]])
         let (m, rows) = run(trace, config(work: work))
-        XCTAssertEqual(m.silentPush.succeeded, 1)
+        XCTAssertEqual(m.silentPush[.succeeded], 1)
         let r = rows[0]
         XCTAssertGreaterThan(r.energy.promotion, 0)
         XCTAssertGreaterThan(r.energy.active, 0)
         XCTAssertEqual(r.energy.cpu, 0.5 * EnergyParameters.default.cpuWatts, accuracy: 1e-12)
-        XCTAssertEqual(m.silentPush.energyJoules, r.energy.total, accuracy: 1e-12)
+        XCTAssertEqual(m.silentPush[.energyJoules], r.energy.total, accuracy: 1e-12)
         // The radio's tail after the fetch is charged as a tail, outside the push's own energy.
         XCTAssertGreaterThan(m.energy.tail, 0)
-        XCTAssertEqual(m.energy.total, m.silentPush.energyJoules + m.energy.tail, accuracy: 1e-9)
+        XCTAssertEqual(m.energy.total, m.silentPush[.energyJoules] + m.energy.tail, accuracy: 1e-9)
     }
 
     func testOffByDefault() {

@@ -23,8 +23,8 @@ final class TransferForceQuitTests: XCTestCase {
         XCTAssertEqual(rows.map(\.detail), ["handed", "cancelled_force_quit"])
         XCTAssertEqual(rows.last?.time, minutes(120) + .seconds(10 as Int64))
         XCTAssertEqual(rows.last?.requestedAt, minutes(60) + .seconds(10 as Int64))
-        XCTAssertEqual(m.urlSession.cancelledForceQuit, 1)
-        XCTAssertEqual(m.urlSession.completed, 0)
+        XCTAssertEqual(m.urlSession[.cancelledForceQuit], 1)
+        XCTAssertEqual(m.urlSession[.completed], 0)
         XCTAssertEqual(m.forceQuits, 1)
     }
 }

@@ -129,7 +129,7 @@ final class GeneratorStatisticsTests: XCTestCase {
             let w = g.generate(days: 7, using: RandomStream(seed: 2, user: user, stream: "power"))
             XCTAssertEqual(w.lowPowerModeDecisions.count, 14)
             refreshOn += w.backgroundAppRefreshEnabled.filter { $0 }.count
-            XCTAssertEqual(w.batteryCapacityWh, 12.4)
+            XCTAssertEqual(w.constants.batteryCapacityWh, 12.4)
             for day in 0..<7 {
                 nights += 1
                 let t = SimTime(day: day, plus: .hours(3))

@@ -4,82 +4,77 @@ import SimCore
 /// the app's own rows of the event log; energy is what the simulator charged
 /// to work of this app (the attribution rule: ``AppMetricsRecorder``).
 public struct AppMetrics: Sendable, Hashable {
-    /// Foreground launches of the app.
-    public var launches = 0
-    /// Launches with fresh content (before the foreground fetch).
-    public var freshLaunches = 0
-    /// Sums over the app's launches, seconds: content age, time since the last fetch.
-    public var ageSumSeconds = 0.0
-    public var sinceRefreshSumSeconds = 0.0
-    /// BGTask runs (refresh, processing, legacy fetch) by outcome; censored:
-    /// still running at the horizon.
-    public var tasksSucceeded = 0
-    public var tasksFailed = 0
-    public var tasksExpired = 0
-    public var tasksCensored = 0
-    /// Successful refreshes (and fetches) that brought new content.
-    public var refreshesNewData = 0
-    /// Runs of the other background mechanisms that ended in the background:
-    /// silent-push deliveries, `beginBackgroundTask` runs, URLSession
-    /// relaunches, continued-processing jobs that ran and ended.
-    public var mechanismRuns = 0
-    /// Energy of the app's BGTask runs (their rows' ledgers), joules.
-    public var taskEnergy = EnergyLedger()
-    /// Energy of the app's runs of the other mechanisms, joules.
-    public var mechanismEnergy = EnergyLedger()
-    /// Energy on rows without an app (the shared row only): BGTask batch
-    /// wake-ups and radio tails, joules.
-    public var sharedEnergy = EnergyLedger()
-    /// CPU + promotion + active energy of the app's expired and failed BGTask
-    /// runs, joules (as `energy_wasted_j`).
-    public var wastedJoules = 0.0
-    /// Bytes (up + down) of the app's BGTask runs by the network at their start.
-    public var bytesWifi = 0.0
-    public var bytesCellular = 0.0
+    /// The app's counts and sums (``AppMetric``), read as `metrics[.launches]`.
+    public var counters = MetricCounters<AppMetric>()
+    /// Energy of the app's BGTask runs (their rows' ledgers), of its runs of
+    /// the other mechanisms, and on rows without an app (the shared row
+    /// only: BGTask batch wake-ups and radio tails), joules.
+    public var taskEnergy = EnergyLedger(), mechanismEnergy = EnergyLedger(), sharedEnergy = EnergyLedger()
 
     public init() {}
+
+    public subscript(count: AppMetric.Count) -> Int {
+        get { counters[count] }
+        set { counters[count] = newValue }
+    }
+
+    public subscript(sum: AppMetric.Sum) -> Double {
+        get { counters[sum] }
+        set { counters[sum] = newValue }
+    }
 
     /// All background energy attributed to the app, by component.
     public var energy: EnergyLedger { taskEnergy + mechanismEnergy + sharedEnergy }
     /// BGTask runs started (every outcome, censored included).
-    public var tasksRun: Int { tasksSucceeded + tasksFailed + tasksExpired + tasksCensored }
+    public var tasksRun: Int { self[.tasksSucceeded] + self[.tasksFailed] + self[.tasksExpired] + self[.tasksCensored] }
 
     /// One column of `apps.csv` after the key columns.
-    public struct Column: Sendable {
-        public let name: String
-        public let unit: String
-        public let description: String
-        public let value: @Sendable (AppMetrics) -> Double
-    }
-
-    private static func ratio(_ a: Double, _ b: Int) -> Double { b > 0 ? a / Double(b) : .nan }
+    public typealias Column = MetricColumn<AppMetrics>
 
     /// The metric columns of `apps.csv`, in order (Docs/Outputs.md).
     public static let columns: [Column] = [
-        Column(name: "launches", unit: "count", description: "foreground launches of the app") { Double($0.launches) },
-        Column(name: "fresh_launches", unit: "count", description: "launches with fresh content (before the foreground fetch)") { Double($0.freshLaunches) },
-        Column(name: "fresh_launch_ratio", unit: "ratio", description: "fresh_launches / launches; NaN without launches") { ratio(Double($0.freshLaunches), $0.launches) },
-        Column(name: "mean_age_s", unit: "s", description: "mean content age at the app's launches; NaN without launches") { ratio($0.ageSumSeconds, $0.launches) },
-        Column(name: "mean_since_refresh_s", unit: "s", description: "mean time since the app's content was last fetched, at its launches") { ratio($0.sinceRefreshSumSeconds, $0.launches) },
+        .count(\.counters, .launches, "launches", "foreground launches of the app"),
+        .count(\.counters, .freshLaunches, "fresh_launches", "launches with fresh content (before the foreground fetch)"),
+        Column(name: "fresh_launch_ratio", unit: "ratio", description: "fresh_launches / launches; NaN without launches") {
+            $0[.launches] > 0 ? Double($0[.freshLaunches]) / Double($0[.launches]) : .nan
+        },
+        .mean(\.counters, .ageSumSeconds, per: [.launches], "mean_age_s", unit: "s", "mean content age at the app's launches; NaN without launches"),
+        .mean(\.counters, .sinceRefreshSumSeconds, per: [.launches], "mean_since_refresh_s", unit: "s", "mean time since the app's content was last fetched, at its launches"),
         Column(name: "tasks_run", unit: "count", description: "BGTask runs started (refresh, processing, fetch)") { Double($0.tasksRun) },
-        Column(name: "tasks_succeeded", unit: "count", description: "BGTask runs ended successfully") { Double($0.tasksSucceeded) },
-        Column(name: "tasks_expired", unit: "count", description: "BGTask runs expired") { Double($0.tasksExpired) },
-        Column(name: "tasks_failed", unit: "count", description: "BGTask runs failed") { Double($0.tasksFailed) },
-        Column(name: "tasks_censored", unit: "count", description: "BGTask runs still going at the horizon") { Double($0.tasksCensored) },
-        Column(name: "refreshes_new_data", unit: "count", description: "successful refreshes that fetched new content") { Double($0.refreshesNewData) },
-        Column(name: "mechanism_runs", unit: "count", description: "background runs of the other mechanisms ended (push deliveries, beginBackgroundTask, URLSession relaunches, continued processing)") { Double($0.mechanismRuns) },
-        Column(name: "energy_wake_j", unit: "J", description: "wake-ups attributed to the app") { $0.energy.wake },
-        Column(name: "energy_cpu_j", unit: "J", description: "background CPU of the app") { $0.energy.cpu },
-        Column(name: "energy_promotion_j", unit: "J", description: "radio promotions of the app's transfers") { $0.energy.promotion },
-        Column(name: "energy_active_j", unit: "J", description: "radio active energy of the app's transfers") { $0.energy.active },
-        Column(name: "energy_tail_j", unit: "J", description: "radio tails (shared row only: 0 for an app)") { $0.energy.tail },
-        Column(name: "energy_total_j", unit: "J", description: "all background energy attributed to the row") { $0.energy.total },
+        .count(\.counters, .tasksSucceeded, "tasks_succeeded", "BGTask runs ended successfully"),
+        .count(\.counters, .tasksExpired, "tasks_expired", "BGTask runs expired"),
+        .count(\.counters, .tasksFailed, "tasks_failed", "BGTask runs failed"),
+        .count(\.counters, .tasksCensored, "tasks_censored", "BGTask runs still going at the horizon"),
+        .count(\.counters, .refreshesNewData, "refreshes_new_data", "successful refreshes that fetched new content"),
+        .count(\.counters, .mechanismRuns, "mechanism_runs", "background runs of the other mechanisms ended (push deliveries, beginBackgroundTask, URLSession relaunches, continued processing)"),
+    ] + EnergyLedger.columns.map { $0.lifted(\.energy) } + [
         Column(name: "task_energy_j", unit: "J", description: "the part of energy_total_j of BGTask runs") { $0.taskEnergy.total },
         Column(name: "mechanism_energy_j", unit: "J", description: "the part of energy_total_j of the other mechanisms") { $0.mechanismEnergy.total },
-        Column(name: "energy_wasted_j", unit: "J", description: "CPU + promotion + active energy of the app's expired and failed BGTask runs") { $0.wastedJoules },
-        Column(name: "bg_bytes_wifi", unit: "B", description: "bytes up + down of the app's BGTask runs on Wi-Fi") { $0.bytesWifi },
-        Column(name: "bg_bytes_cellular", unit: "B", description: "bytes up + down of the app's BGTask runs on cellular") { $0.bytesCellular },
+        .sum(\.counters, .wastedJoules, "energy_wasted_j", unit: "J", "CPU + promotion + active energy of the app's expired and failed BGTask runs"),
+        .sum(\.counters, .bytesWifi, "bg_bytes_wifi", unit: "B", "bytes up + down of the app's BGTask runs on Wi-Fi"),
+        .sum(\.counters, .bytesCellular, "bg_bytes_cellular", unit: "B", "bytes up + down of the app's BGTask runs on cellular"),
     ]
+}
+
+/// The counts and sums of one app's row of `apps.csv`.
+public enum AppMetric: MetricGroup {
+    /// Launches and fresh ones (before the foreground fetch); BGTask runs
+    /// (refresh, processing, legacy fetch) by outcome (censored: still
+    /// running at the horizon); successful refreshes that brought new
+    /// content; runs of the other mechanisms that ended in the background
+    /// (silent-push deliveries, `beginBackgroundTask` runs, URLSession
+    /// relaunches, continued-processing jobs that ran and ended).
+    public enum Count: Int, CaseIterable, Sendable {
+        case launches, freshLaunches, tasksSucceeded, tasksFailed, tasksExpired, tasksCensored, refreshesNewData
+        case mechanismRuns
+    }
+    /// Over the app's launches: content age and time since the last fetch,
+    /// s; CPU + promotion + active energy of its expired and failed BGTask
+    /// runs, J; bytes (up + down) of its BGTask runs by the network at
+    /// their start.
+    public enum Sum: Int, CaseIterable, Sendable {
+        case ageSumSeconds, sinceRefreshSumSeconds, wastedJoules, bytesWifi, bytesCellular
+    }
 }
 
 /// The event sink behind `apps.csv`: it accumulates every event of a run
@@ -127,24 +122,24 @@ public struct AppMetricsRecorder: DeviceEventSink {
         }
         switch event.kind {
         case .launch:
-            apps[a].launches += 1
-            if event.fresh == true { apps[a].freshLaunches += 1 }
-            apps[a].ageSumSeconds += event.ageSeconds ?? 0
-            apps[a].sinceRefreshSumSeconds += event.sinceRefreshSeconds ?? 0
+            apps[a][.launches] += 1
+            if event.fresh == true { apps[a][.freshLaunches] += 1 }
+            apps[a][.ageSumSeconds] += event.ageSeconds ?? 0
+            apps[a][.sinceRefreshSumSeconds] += event.sinceRefreshSeconds ?? 0
         case .task:
             apps[a].taskEnergy = apps[a].taskEnergy + event.energy
             switch event.outcome {
             case .success?:
-                apps[a].tasksSucceeded += 1
-                if event.newData == true { apps[a].refreshesNewData += 1 }
+                apps[a][.tasksSucceeded] += 1
+                if event.newData == true { apps[a][.refreshesNewData] += 1 }
             case .failed?:
-                apps[a].tasksFailed += 1
-                apps[a].wastedJoules += event.energy.total
+                apps[a][.tasksFailed] += 1
+                apps[a][.wastedJoules] += event.energy.total
             case .expired?:
-                apps[a].tasksExpired += 1
-                apps[a].wastedJoules += event.energy.total
+                apps[a][.tasksExpired] += 1
+                apps[a][.wastedJoules] += event.energy.total
             case nil:
-                apps[a].tasksCensored += 1
+                apps[a][.tasksCensored] += 1
             }
         default:
             // A mechanism's rows (`DeviceEvent.endsMechanismRun`: the row
@@ -152,7 +147,7 @@ public struct AppMetricsRecorder: DeviceEventSink {
             // (submitted, chain_break, force_quit, cancelled, update), which
             // carry no energy: added all the same, so that a later kind with
             // energy is never lost from the sums.
-            if event.endsMechanismRun { apps[a].mechanismRuns += 1 }
+            if event.endsMechanismRun { apps[a][.mechanismRuns] += 1 }
             apps[a].mechanismEnergy = apps[a].mechanismEnergy + event.energy
         }
     }
@@ -166,6 +161,6 @@ public struct AppMetricsRecorder: DeviceEventSink {
     public mutating func attribute(app: Int32, bytes: Double, network: NetworkType) {
         let a = Int(app)
         guard a >= 0 && a < apps.count else { return }
-        if network == .cellular { apps[a].bytesCellular += bytes } else { apps[a].bytesWifi += bytes }
+        if network == .cellular { apps[a][.bytesCellular] += bytes } else { apps[a][.bytesWifi] += bytes }
     }
 }

@@ -1,4 +1,5 @@
 import SimCore
+import Traces
 
 /// The device loop's timer slots, numbered in tie order: at equal times
 /// the lower slot's event is handled first. One slot per source of events
@@ -124,6 +125,103 @@ struct RegisteredMechanisms {
         agenda.update(.continued, to: continued?.nextTime ?? .farFuture)
         agenda.update(.deadZones, to: deadZones?.nextEventTime ?? .farFuture)
     }
+}
+
+// What each mechanism adds outside its component, listed here beside its
+// registration so that adding a mechanism edits this file and not the
+// device's: its OS rules, its per-app model and its metrics. Their JSON
+// keys are written flat in their owners' objects (`device.silentPush`,
+// `device.apps.<name>.silentPush`), declared once in these tables and
+// lifted into the owner's; the owners read them as their own members
+// (`configuration.silentPush`, `model.silentPush`, `metrics.silentPush`)
+// through `@dynamicMemberLookup`.
+
+/// Each mechanism's OS rules (keys of `device`; ``DeviceConfiguration/mechanisms``).
+public struct MechanismRules: Sendable, Hashable {
+    public var silentPush = SilentPushRules()
+    public var beginBackgroundTask = BackgroundTaskRules()
+    public var backgroundURLSession = BackgroundTransferRules()
+    public var continuedProcessing = ContinuedProcessingRules()
+
+    static let parameters: [Parameter<MechanismRules>] = [
+        .object("silentPush", \.silentPush),
+        .object("beginBackgroundTask", \.beginBackgroundTask),
+        .object("backgroundURLSession", \.backgroundURLSession),
+        .object("continuedProcessing", \.continuedProcessing),
+    ]
+}
+
+/// Each mechanism's per-app model (keys of an app model; ``AppModel/mechanisms``;
+/// their meaning: Docs/Mechanisms.md). Off by default: an app uses none of them.
+public struct AppMechanismModels: Sendable, Hashable {
+    public var silentPush: PushStrategy = .none
+    public var beginBackgroundTask: FinishingWork? = nil
+    public var backgroundTransfer: BackgroundTransferModel? = nil
+    public var continuedProcessing: ContinuedProcessingJob? = nil
+
+    static let parameters: [Parameter<AppMechanismModels>] = [
+        .value("silentPush", \.silentPush, source: "none (Docs/Mechanisms.md)"),
+        .object("beginBackgroundTask", \.beginBackgroundTask),
+        .object("backgroundTransfer", \.backgroundTransfer),
+        .object("continuedProcessing", \.continuedProcessing),
+    ]
+}
+
+/// Each mechanism's metrics (``UserMetrics/mechanisms``; all zero while it is off).
+public struct MechanismMetrics: Sendable, Hashable {
+    public var silentPush = SilentPushMetrics()
+    public var backgroundTask = BackgroundTaskMetrics()
+    public var urlSession = BackgroundTransferMetrics()
+    public var continuedProcessing = ContinuedProcessingMetrics()
+
+    /// Their `runs.csv` columns, group after group, one line per column:
+    /// the group, the counter or sum read, the column's name and description
+    /// (``UserMetrics/columns`` places them after the device's own; the
+    /// group's `url_cancelled_force_quit` comes later, appended).
+    static let columns: [MetricColumn<MechanismMetrics>] = [
+        .count(\.silentPush, .sent, "push_sent", "silent pushes sent by the app servers"),
+        .count(\.silentPush, .deliveredBackground, "push_delivered_bg", "push deliveries that woke an app in the background (coalesced: once)"),
+        .count(\.silentPush, .deliveredForeground, "push_delivered_fg", "push deliveries to the app in the foreground"),
+        .count(\.silentPush, .coalesced, "push_coalesced", "pushes folded into a held push"),
+        .count(\.silentPush, .dropped, "push_dropped", "pushes dropped (force-quit app, Background App Refresh off)"),
+        .count(\.silentPush, .heldAtEnd, "push_held_at_end", "pushes still held at the end of the run"),
+        .count(\.silentPush, .succeeded, "push_succeeded", "background push handler runs that succeeded"),
+        .count(\.silentPush, .failed, "push_failed", "background push handler runs that failed (server, connection lost)"),
+        .count(\.silentPush, .expired, "push_expired", "background push handler runs expired at the handler budget"),
+        .count(\.silentPush, .newData, "push_new_data", "successful push handler runs that fetched new content"),
+        .sum(\.silentPush, .energyJoules, "push_energy_j", unit: "J", "background energy of push deliveries (wake, promotion, active, CPU; tails excluded), included in energy_total_j"),
+        .mean(\.silentPush, .delaySumSeconds, per: [.deliveredBackground, .deliveredForeground], "push_mean_delay_s", unit: "s", "mean delay from the first push a delivery announces to the delivery; NaN without deliveries"),
+        .count(\.backgroundTask, .started, "bg_task_started", "beginBackgroundTask runs at session ends"),
+        .count(\.backgroundTask, .alreadyRunning, "bg_task_already_running", "asks while the app's previous extra time still ran (not started)"),
+        .count(\.backgroundTask, .ended, "bg_task_ended", "runs whose work finished in time (endBackgroundTask)"),
+        .count(\.backgroundTask, .expired, "bg_task_expired", "runs expired at the extra-time budget"),
+        .count(\.backgroundTask, .failed, "bg_task_failed", "runs failed (server, no network, connection lost)"),
+        .sum(\.backgroundTask, .energyJoules, "bg_task_energy_j", unit: "J", "energy of the extra-time runs (promotion, active, CPU; tails excluded), included in energy_total_j"),
+        .sum(\.backgroundTask, .wastedJoules, "bg_task_wasted_j", unit: "J", "bg_task_energy_j of expired and failed runs"),
+        .count(\.urlSession, .handed, "url_handed", "transfers handed to a background URLSession at session ends"),
+        .count(\.urlSession, .alreadyPending, "url_already_pending", "hands while the app's previous transfer was pending (not handed)"),
+        .count(\.urlSession, .runs, "url_runs", "transfer runs started on the radio (restarts included)"),
+        .count(\.urlSession, .paused, "url_paused", "runs paused when their condition ended before the bytes were in"),
+        .count(\.urlSession, .completed, "url_completed", "transfers whose bytes were all in"),
+        .count(\.urlSession, .timedOut, "url_timed_out", "transfers failed at the resource timeout"),
+        .count(\.urlSession, .relaunches, "url_relaunches", "background relaunches for completed transfers"),
+        .count(\.urlSession, .deliveredForeground, "url_delivered_fg", "completions handled by the app in the foreground"),
+        .count(\.urlSession, .newData, "url_new_data", "completions that brought new content"),
+        .sum(\.urlSession, .energyJoules, "url_energy_j", unit: "J", "transfer promotion and active energy plus relaunch wake and CPU (tails excluded), included in energy_total_j"),
+        .mean(\.urlSession, .relaunchWaitSumSeconds, per: [.relaunches], "url_mean_relaunch_wait_s", unit: "s", "mean wait from bytes in to background relaunch (rate limit); NaN without relaunches"),
+        .count(\.continuedProcessing, .requested, "cp_requested", "continued-processing jobs the user started (requests submitted)"),
+        .count(\.continuedProcessing, .started, "cp_started", "continued-processing requests that started running"),
+        .count(\.continuedProcessing, .queued, "cp_queued", ".queue requests that had to wait"),
+        .count(\.continuedProcessing, .failedToStart, "cp_failed_to_start", ".fail requests that could not start at once"),
+        .count(\.continuedProcessing, .droppedForceQuit, "cp_dropped_force_quit", "queued requests dropped when the user force-quit the app"),
+        .count(\.continuedProcessing, .completed, "cp_completed", "jobs whose work finished"),
+        .count(\.continuedProcessing, .failed, "cp_failed", "jobs whose work failed (server, no network, connection lost)"),
+        .count(\.continuedProcessing, .cancelledByUser, "cp_cancelled_by_user", "jobs the user cancelled while they ran"),
+        .count(\.continuedProcessing, .expiredPressure, "cp_expired_pressure", "jobs the system ended under resource pressure (least progress first)"),
+        .sum(\.continuedProcessing, .energyJoules, "cp_energy_j", unit: "J", "energy of the continued-processing runs (promotion, active, CPU; tails excluded), included in energy_total_j"),
+        .sum(\.continuedProcessing, .wastedJoules, "cp_wasted_j", unit: "J", "cp_energy_j of runs that did not complete"),
+        .sum(\.continuedProcessing, .queueWaitSeconds, "cp_queue_wait_s", unit: "s", "total wait from submission to start of the started jobs"),
+    ]
 }
 
 extension DeviceSimulator {

@@ -102,3 +102,12 @@ struct BackgroundTaskExtension {
         nextEnd = earliest
     }
 }
+
+/// Per-user `beginBackgroundTask` counts and energy (`UserMetrics.backgroundTask`).
+public enum BackgroundTaskMetric: MetricGroup {
+    public enum Count: Int, CaseIterable, Sendable { case started, alreadyRunning, ended, expired, failed }
+    /// Energy of the runs (promotion, active, CPU; no wake, tails
+    /// excluded), and of it the energy of expired and failed runs, joules.
+    public enum Sum: Int, CaseIterable, Sendable { case energyJoules, wastedJoules }
+}
+public typealias BackgroundTaskMetrics = MetricCounters<BackgroundTaskMetric>

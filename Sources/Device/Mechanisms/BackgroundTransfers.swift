@@ -167,3 +167,19 @@ struct BackgroundTransfers {
         return t
     }
 }
+
+/// Per-user background `URLSession` counts and energy (`UserMetrics.urlSession`).
+public enum BackgroundTransferMetric: MetricGroup {
+    /// `runs`: a paused transfer restarts as one more run; `paused`: its
+    /// condition ended (offline; for a discretionary one also off Wi-Fi or
+    /// unplugged) before the bytes were in.
+    public enum Count: Int, CaseIterable, Sendable {
+        case handed, alreadyPending, runs, paused, completed, timedOut, relaunches, deliveredForeground, newData
+        case cancelledForceQuit
+    }
+    /// `energyJoules`: the transfers' promotion and active energy, the
+    /// relaunches' wake and CPU (tails excluded); `relaunchWaitSumSeconds`:
+    /// over background relaunches, from the bytes being in to the relaunch.
+    public enum Sum: Int, CaseIterable, Sendable { case energyJoules, relaunchWaitSumSeconds }
+}
+public typealias BackgroundTransferMetrics = MetricCounters<BackgroundTransferMetric>

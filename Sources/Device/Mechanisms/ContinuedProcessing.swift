@@ -180,3 +180,16 @@ struct ContinuedProcessing {
         return best
     }
 }
+
+/// Per-user continued-processing counts and energy (`UserMetrics.continuedProcessing`).
+public enum ContinuedProcessingMetric: MetricGroup {
+    public enum Count: Int, CaseIterable, Sendable {
+        case requested, started, queued, failedToStart, droppedForceQuit, completed, failed, cancelledByUser
+        case expiredPressure
+    }
+    /// Energy of the runs (promotion, active, CPU; no wake, tails
+    /// excluded) and of those that did not complete, joules; the time from
+    /// submission to start of the started jobs, seconds.
+    public enum Sum: Int, CaseIterable, Sendable { case energyJoules, wastedJoules, queueWaitSeconds }
+}
+public typealias ContinuedProcessingMetrics = MetricCounters<ContinuedProcessingMetric>

@@ -12,17 +12,17 @@ extension DeviceSimulator {
         let a = Int(app)
         guard mechanisms.extraTime!.asks(app: a, session: session) else { return }
         if mechanisms.extraTime!.runs[a] != nil {
-            metrics.user.backgroundTask.alreadyRunning &+= 1
+            metrics.user.backgroundTask[.alreadyRunning] &+= 1
             return
         }
         let n = mechanisms.extraTime!.started[a]
         mechanisms.extraTime!.started[a] = n &+ 1
-        metrics.user.backgroundTask.started &+= 1
+        metrics.user.backgroundTask[.started] &+= 1
         let work = apps.models[a].beginBackgroundTask?.work ?? FinishingWork.defaultWork
         let run = startPlannedRun(app: app, work: work, wakes: false, budget: mechanisms.extraTime!.budget,
                                   failurePrefix: mechanisms.extraTime!.failurePrefixes[a],
                                   latencyPrefix: mechanisms.extraTime!.latencyPrefixes[a], run: n)
-        metrics.user.backgroundTask.energyJoules += run.ledger.promotion + run.ledger.active
+        metrics.user.backgroundTask[.energyJoules] += run.ledger.promotion + run.ledger.active
         mechanisms.extraTime!.runs[a] = run
         mechanisms.extraTime!.recomputeNextEnd()
     }
@@ -33,13 +33,13 @@ extension DeviceSimulator {
             guard let r = mechanisms.extraTime!.runs[a], r.end <= now else { continue }
             mechanisms.extraTime!.runs[a] = nil
             let run = settleCPU(of: r)
-            metrics.user.backgroundTask.energyJoules += run.ledger.cpu
+            metrics.user.backgroundTask[.energyJoules] += run.ledger.cpu
             switch run.outcome {
-            case .success: metrics.user.backgroundTask.ended &+= 1
-            case .expired: metrics.user.backgroundTask.expired &+= 1
-            case .failed: metrics.user.backgroundTask.failed &+= 1
+            case .success: metrics.user.backgroundTask[.ended] &+= 1
+            case .expired: metrics.user.backgroundTask[.expired] &+= 1
+            case .failed: metrics.user.backgroundTask[.failed] &+= 1
             }
-            if run.outcome != .success { metrics.user.backgroundTask.wastedJoules += run.ledger.total }
+            if run.outcome != .success { metrics.user.backgroundTask[.wastedJoules] += run.ledger.total }
             if Sink.isEnabled {
                 var e = DeviceEvent(kind: .backgroundTask, time: now, device: state)
                 e.app = run.app; e.start = run.start; e.end = run.end; e.outcome = run.outcome
@@ -57,7 +57,7 @@ extension DeviceSimulator {
         for a in 0..<mechanisms.extraTime!.runs.count {
             guard let r = mechanisms.extraTime!.runs[a] else { continue }
             let cpu = censorCPU(of: r)
-            metrics.user.backgroundTask.energyJoules += cpu
+            metrics.user.backgroundTask[.energyJoules] += cpu
             attributeCensored(r, cpu: cpu)
             mechanisms.extraTime!.runs[a] = nil
         }

@@ -11,10 +11,10 @@ extension DeviceSimulator {
         let a = Int(app)
         guard DeviceRandom.uniform(prefix: mechanisms.transferPrefixes[a], UInt64(session)) < model.probability else { return }
         if mechanisms.transfers!.transfers[a] != nil {
-            metrics.user.urlSession.alreadyPending &+= 1
+            metrics.user.urlSession[.alreadyPending] &+= 1
             return
         }
-        metrics.user.urlSession.handed &+= 1
+        metrics.user.urlSession[.handed] &+= 1
         mechanisms.transfers!.transfers[a] = .init(handedAt: now, phase: .waiting, joules: 0, lastStart: nil,
                                         followUps: model.followUps)
         logTransfer(app: app, detail: "handed")
@@ -46,7 +46,7 @@ extension DeviceSimulator {
             guard let x = mechanisms.transfers!.transfers[a], case .waiting = x.phase else { continue }
             if now >= x.handedAt + mechanisms.transfers!.rules.resourceTimeout {
                 mechanisms.transfers!.transfers[a] = nil
-                metrics.user.urlSession.timedOut &+= 1
+                metrics.user.urlSession[.timedOut] &+= 1
                 logTransfer(app: Int32(a), detail: "timed_out", handedAt: x.handedAt, outcome: .failed)
                 continue
             }
@@ -57,7 +57,7 @@ extension DeviceSimulator {
     }
 
     mutating func startTransfer(app a: Int, model: BackgroundTransferModel, until: SimTime) {
-        metrics.user.urlSession.runs &+= 1
+        metrics.user.urlSession[.runs] &+= 1
         let shape = RadioModel.shape(bytesUp: model.bytesUp, bytesDown: model.bytesDown,
                                      on: config.energy.radio(state.network))
         let t = networks.radio.backgroundTransfer(at: now, shape: shape, latency: apps.models[a].refresh.serverLatency)
@@ -74,7 +74,7 @@ extension DeviceSimulator {
             joules += refund.active
             refunded = refund.active
         }
-        metrics.user.urlSession.energyJoules += joules
+        metrics.user.urlSession[.energyJoules] += joules
         if Sink.isEnabled {
             // On no events.csv row (the started row has no energy): told to the sink for apps.csv.
             var ledger = EnergyLedger()
@@ -98,11 +98,11 @@ extension DeviceSimulator {
                 break   // timeouts: `examineTransfers`, after this step
             case let .running(_, dataEnd, pauseAt):
                 if pauseAt < dataEnd && pauseAt <= now {
-                    metrics.user.urlSession.paused &+= 1
+                    metrics.user.urlSession[.paused] &+= 1
                     mechanisms.transfers!.transfers[a]!.phase = .waiting
                     logTransfer(app: Int32(a), detail: "paused")
                 } else if dataEnd <= now {
-                    metrics.user.urlSession.completed &+= 1
+                    metrics.user.urlSession[.completed] &+= 1
                     let served = x.lastStart ?? now
                     if state.foregroundApp == Int32(a) {
                         deliverTransferInForeground(app: a, servedAt: served)
@@ -125,24 +125,24 @@ extension DeviceSimulator {
         let x = mechanisms.transfers!.transfers[a]!
         mechanisms.transfers!.transfers[a] = nil
         mechanisms.transfers!.relaunched(app: a, at: now)
-        metrics.user.urlSession.relaunches &+= 1
-        metrics.user.urlSession.relaunchWaitSumSeconds += (now - doneAt).seconds
+        metrics.user.urlSession[.relaunches] &+= 1
+        metrics.user.urlSession[.relaunchWaitSumSeconds] += (now - doneAt).seconds
         var ledger = EnergyLedger()
         ledger.wake = config.energy.wakeJoules
         ledger.cpu = mechanisms.transfers!.rules.relaunchCPUSeconds * config.energy.cpuWatts
         metrics.user.energy.wake += ledger.wake
         metrics.user.energy.cpu += ledger.cpu
-        metrics.user.urlSession.energyJoules += ledger.wake + ledger.cpu
+        metrics.user.urlSession[.energyJoules] += ledger.wake + ledger.cpu
         let got = apps.models[a].backgroundTransfer?.fetchesContent == true ? apps.fetchContent(app: a, at: servedAt) : false
         if got {
-            metrics.user.urlSession.newData &+= 1
+            metrics.user.urlSession[.newData] &+= 1
             apps.state[a].unconsumedRefresh = true
         }
         logTransfer(app: Int32(a), detail: "relaunch", handedAt: x.handedAt, outcome: .success, newData: got,
                     energy: ledger)
         if x.followUps > 0 {
             // The relaunched app hands its next transfer.
-            metrics.user.urlSession.handed &+= 1
+            metrics.user.urlSession[.handed] &+= 1
             mechanisms.transfers!.transfers[a] = .init(handedAt: now, phase: .waiting, joules: 0, lastStart: nil,
                                             followUps: x.followUps - 1)
             logTransfer(app: Int32(a), detail: "handed")
@@ -153,9 +153,9 @@ extension DeviceSimulator {
     mutating func deliverTransferInForeground(app a: Int, servedAt: SimTime) {
         let x = mechanisms.transfers!.transfers[a]!
         mechanisms.transfers!.transfers[a] = nil
-        metrics.user.urlSession.deliveredForeground &+= 1
+        metrics.user.urlSession[.deliveredForeground] &+= 1
         let got = apps.models[a].backgroundTransfer?.fetchesContent == true ? apps.fetchContent(app: a, at: servedAt) : false
-        if got { metrics.user.urlSession.newData &+= 1 }
+        if got { metrics.user.urlSession[.newData] &+= 1 }
         logTransfer(app: Int32(a), detail: "foreground", handedAt: x.handedAt, outcome: .success, newData: got)
     }
 

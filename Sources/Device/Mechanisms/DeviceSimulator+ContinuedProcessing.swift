@@ -16,17 +16,17 @@ extension DeviceSimulator {
         else { return }
         let n = mechanisms.continued!.submitted[a]
         mechanisms.continued!.submitted[a] = n &+ 1
-        metrics.user.continuedProcessing.requested &+= 1
+        metrics.user.continuedProcessing[.requested] &+= 1
         let entry = ContinuedProcessingEntry(app: app, number: n, submitted: now)
         let rules = mechanisms.continued!.rules
         if mechanisms.continued!.running.count < rules.maxRunning && !rules.underPressure(state, lowBatteryPercent: self.rules.lowBatteryPercent) {
             startContinued(entry)
         } else if job.strategy == .queue {
             mechanisms.continued!.queue.append(entry)
-            metrics.user.continuedProcessing.queued &+= 1
+            metrics.user.continuedProcessing[.queued] &+= 1
             logContinued(entry, "queued")
         } else {
-            metrics.user.continuedProcessing.failedToStart &+= 1
+            metrics.user.continuedProcessing[.failedToStart] &+= 1
             logContinued(entry, "failed_to_start")
         }
         mechanisms.continued!.recomputeNextTime()
@@ -47,9 +47,9 @@ extension DeviceSimulator {
             let u = DeviceRandom.uniform(prefix: mechanisms.continued!.cancelPrefixes[a], e.number)
             e.cancelAt = now + .seconds(-log1p(-u) / job.cancelPerHour * 3_600)
         }
-        metrics.user.continuedProcessing.started &+= 1
-        metrics.user.continuedProcessing.energyJoules += run.ledger.promotion + run.ledger.active
-        metrics.user.continuedProcessing.queueWaitSeconds += (now - e.submitted).seconds
+        metrics.user.continuedProcessing[.started] &+= 1
+        metrics.user.continuedProcessing[.energyJoules] += run.ledger.promotion + run.ledger.active
+        metrics.user.continuedProcessing[.queueWaitSeconds] += (now - e.submitted).seconds
         mechanisms.continued!.running.append(e)
         logContinued(e, "started")
     }
@@ -63,17 +63,17 @@ extension DeviceSimulator {
             mechanisms.continued!.running.remove(at: i)
             if e.cancelAt <= now && e.cancelAt < e.run!.end {
                 endContinuedEarly(e, detail: "cancelled_by_user")
-                metrics.user.continuedProcessing.cancelledByUser &+= 1
+                metrics.user.continuedProcessing[.cancelledByUser] &+= 1
             } else {
                 let run = settleCPU(of: e.run!)
-                metrics.user.continuedProcessing.energyJoules += run.ledger.cpu
+                metrics.user.continuedProcessing[.energyJoules] += run.ledger.cpu
                 var done = e
                 done.run = run
                 if run.outcome == .success {
-                    metrics.user.continuedProcessing.completed &+= 1
+                    metrics.user.continuedProcessing[.completed] &+= 1
                 } else {
-                    metrics.user.continuedProcessing.failed &+= 1
-                    metrics.user.continuedProcessing.wastedJoules += run.ledger.total
+                    metrics.user.continuedProcessing[.failed] &+= 1
+                    metrics.user.continuedProcessing[.wastedJoules] += run.ledger.total
                 }
                 logContinued(done, run.outcome == .success ? "completed" : "failed")
             }
@@ -90,8 +90,8 @@ extension DeviceSimulator {
         run.ledger.cpu = censorCPU(of: run)
         run.end = now
         e.run = run
-        metrics.user.continuedProcessing.energyJoules += run.ledger.cpu
-        metrics.user.continuedProcessing.wastedJoules += run.ledger.total
+        metrics.user.continuedProcessing[.energyJoules] += run.ledger.cpu
+        metrics.user.continuedProcessing[.wastedJoules] += run.ledger.total
         logContinued(e, detail)
     }
 
@@ -117,7 +117,7 @@ extension DeviceSimulator {
                   let i = mechanisms.continued!.leastProgress(at: now) {
                 let e = mechanisms.continued!.running.remove(at: i)
                 endContinuedEarly(e, detail: "expired_pressure")
-                metrics.user.continuedProcessing.expiredPressure &+= 1
+                metrics.user.continuedProcessing[.expiredPressure] &+= 1
             }
         } else {
             guard !mechanisms.continued!.queue.isEmpty else { return }
@@ -135,7 +135,7 @@ extension DeviceSimulator {
         var kept: [ContinuedProcessingEntry] = []
         for e in mechanisms.continued!.queue {
             if e.app == app {
-                metrics.user.continuedProcessing.droppedForceQuit &+= 1
+                metrics.user.continuedProcessing[.droppedForceQuit] &+= 1
                 logContinued(e, "dropped_force_quit")
             } else {
                 kept.append(e)
@@ -149,7 +149,7 @@ extension DeviceSimulator {
         guard mechanisms.continued != nil else { return }
         for e in mechanisms.continued!.running {
             let cpu = censorCPU(of: e.run!)
-            metrics.user.continuedProcessing.energyJoules += cpu
+            metrics.user.continuedProcessing[.energyJoules] += cpu
             attributeCensored(e.run!, cpu: cpu)
         }
         mechanisms.continued!.running = []

@@ -75,7 +75,7 @@ extension DeviceSimulator {
             reexaminePushes(onlyWaiting: false)
         } else if mechanisms.push!.channel.nextArrival <= now {
             let arrival = mechanisms.push!.channel.takeArrival()
-            metrics.user.silentPush.sent &+= 1
+            metrics.user.silentPush[.sent] &+= 1
             let outcome = mechanisms.push!.channel.offer(arrival, at: now, gate: pushGate(app: arrival.app),
                                               drop: pushDrop(app: arrival.app))
             handle(outcome, app: arrival.app, sentAt: arrival.time)
@@ -129,15 +129,15 @@ extension DeviceSimulator {
         switch outcome {
         case .delivered(let d):
             android?.fcmDelivered(app: Int(app), at: now)
-            metrics.user.silentPush.delaySumSeconds += (now - d.firstSentAt).seconds
+            metrics.user.silentPush[.delaySumSeconds] += (now - d.firstSentAt).seconds
             if state.foregroundApp == app { deliverInForeground(d) } else { startPushRun(d) }
         case .held:
             logPush(app: app, sentAt: sentAt, detail: "held")
         case .coalesced:
-            metrics.user.silentPush.coalesced &+= 1
+            metrics.user.silentPush[.coalesced] &+= 1
             logPush(app: app, sentAt: sentAt, detail: "coalesced")
         case .dropped(let reason, let pushes):
-            metrics.user.silentPush.dropped &+= pushes
+            metrics.user.silentPush[.dropped] &+= pushes
             logPush(app: app, sentAt: sentAt, detail: "dropped_" + reason.rawValue)
         }
     }
@@ -145,7 +145,7 @@ extension DeviceSimulator {
     /// The app in the foreground gets the push and fetches right away, on
     /// the foreground's radio: no background energy.
     mutating func deliverInForeground(_ d: SilentPushChannel.Delivery) {
-        metrics.user.silentPush.deliveredForeground &+= 1
+        metrics.user.silentPush[.deliveredForeground] &+= 1
         var got: Bool? = nil
         if state.network.isOnline { got = apps.fetchContent(app: Int(d.app), at: now) }
         if Sink.isEnabled {
@@ -162,11 +162,11 @@ extension DeviceSimulator {
         let a = Int(d.app)
         let n = mechanisms.push!.started[a]
         mechanisms.push!.started[a] = n &+ 1
-        metrics.user.silentPush.deliveredBackground &+= 1
+        metrics.user.silentPush[.deliveredBackground] &+= 1
         let run = startPlannedRun(app: d.app, work: apps.models[a].refresh, wakes: true,
                                   budget: config.silentPush.handlerBudget,
                                   failurePrefix: mechanisms.push!.failurePrefixes[a], latencyPrefix: mechanisms.push!.latencyPrefixes[a], run: n)
-        metrics.user.silentPush.energyJoules += run.ledger.wake + run.ledger.promotion + run.ledger.active
+        metrics.user.silentPush[.energyJoules] += run.ledger.wake + run.ledger.promotion + run.ledger.active
         mechanisms.push!.runs[a] = .init(run: run, firstSentAt: d.firstSentAt, pushes: d.pushes)
         mechanisms.push!.recomputeRunEnd()
     }
@@ -176,19 +176,19 @@ extension DeviceSimulator {
         guard let r = mechanisms.push!.runs[a] else { return }
         mechanisms.push!.runs[a] = nil
         let run = settleCPU(of: r.run)
-        metrics.user.silentPush.energyJoules += run.ledger.cpu
+        metrics.user.silentPush[.energyJoules] += run.ledger.cpu
         var got: Bool? = nil
         switch run.outcome {
         case .success:
-            metrics.user.silentPush.succeeded &+= 1
+            metrics.user.silentPush[.succeeded] &+= 1
             let fetched = apps.fetchContent(app: a, at: run.dataEnd)
             got = fetched
             if fetched {
-                metrics.user.silentPush.newData &+= 1
+                metrics.user.silentPush[.newData] &+= 1
                 apps.state[a].unconsumedRefresh = true
             }
-        case .failed: metrics.user.silentPush.failed &+= 1
-        case .expired: metrics.user.silentPush.expired &+= 1
+        case .failed: metrics.user.silentPush[.failed] &+= 1
+        case .expired: metrics.user.silentPush[.expired] &+= 1
         }
         if Sink.isEnabled {
             var e = DeviceEvent(kind: .silentPush, time: now, device: state)
@@ -206,11 +206,11 @@ extension DeviceSimulator {
         for a in 0..<mechanisms.push!.runs.count {
             guard let run = mechanisms.push!.runs[a]?.run else { continue }
             let cpu = censorCPU(of: run)
-            metrics.user.silentPush.energyJoules += cpu
+            metrics.user.silentPush[.energyJoules] += cpu
             attributeCensored(run, cpu: cpu)
             mechanisms.push!.runs[a] = nil
         }
-        for case let h? in mechanisms.push!.channel.held { metrics.user.silentPush.heldAtEnd &+= h.pushes }
+        for case let h? in mechanisms.push!.channel.held { metrics.user.silentPush[.heldAtEnd] &+= h.pushes }
     }
 
     mutating func logPush(app: Int32, sentAt: SimTime, detail: String) {

@@ -18,6 +18,6 @@ extension DeviceSimulator {
         if case .done = x.phase { return }
         logTransfer(app: app, detail: "cancelled_force_quit", handedAt: x.handedAt, outcome: .failed)
         mechanisms.transfers!.transfers[a] = nil
-        metrics.user.urlSession.cancelledForceQuit &+= 1
+        metrics.user.urlSession[.cancelledForceQuit] &+= 1
     }
 }

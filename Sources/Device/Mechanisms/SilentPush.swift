@@ -164,3 +164,19 @@ public struct SilentPushRules: DeclaredParameters, Hashable {
                   source: "Apple, application(_:didReceiveRemoteNotification:fetchCompletionHandler:) (30 s)"),
     ]
 }
+
+/// Per-user silent-push counts and energy (`UserMetrics.silentPush`; their
+/// `runs.csv` columns: ``MechanismMetrics/columns``).
+public enum SilentPushMetric: MetricGroup {
+    /// Deliveries: background (a coalesced delivery counts once) and
+    /// foreground; handler runs by outcome; `heldAtEnd`: never delivered.
+    public enum Count: Int, CaseIterable, Sendable {
+        case sent, deliveredBackground, deliveredForeground, coalesced, dropped, heldAtEnd
+        case succeeded, failed, expired, newData
+    }
+    /// `energyJoules`: wake, promotion, active, CPU (tails are in
+    /// `energy_tail_j` with every other tail); `delaySumSeconds`: over
+    /// deliveries, from the first push they announce to the delivery.
+    public enum Sum: Int, CaseIterable, Sendable { case energyJoules, delaySumSeconds }
+}
+public typealias SilentPushMetrics = MetricCounters<SilentPushMetric>

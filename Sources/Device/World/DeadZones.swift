@@ -39,6 +39,11 @@ public struct DeadZoneModel: DeclaredParameters, Hashable {
     /// default 60 s: Apple's default `URLSessionConfiguration.
     /// timeoutIntervalForRequest` ("The default value is `60`").
     public var requestTimeout: SimDuration = .seconds(60 as Int64)
+    /// The longest a dead zone lasts: a longer draw is cut to it (a phone
+    /// that gives up on a dead network and reattaches, or a study that
+    /// bounds outages). Duration in [1 s, 1 day]; default none (nil: only
+    /// the process's 7-day cap). Assumption.
+    public var maxDuration: SimDuration? = nil
 
     public init() {}
 
@@ -62,6 +67,7 @@ public struct DeadZoneModel: DeclaredParameters, Hashable {
         .real("durationSigma", \.durationSigma, ValueRange(0, 3), source: "assumption"),
         .duration("requestTimeout", \.requestTimeout, .seconds(1, 600),
                   source: "Apple, URLSessionConfiguration.timeoutIntervalForRequest (default 60)"),
+        .duration("maxDuration", \.maxDuration, .seconds(1, 86_400), source: "assumption (null: no cap)"),
     ]
 
     /// Whether any dead zone can happen.
@@ -93,7 +99,7 @@ struct DeadZones: DeviceMechanism {
         guard model.isOn else { return nil }
         zones = TimeIntervals.alternatingRenewal(
             perDay: model.perDay, medianDuration: model.medianDuration, durationSigma: model.durationSigma,
-            horizon: horizon,
+            maxDuration: model.maxDuration, horizon: horizon,
             gapUniform: { random.uniform(RandomPurpose.deadZoneGap.rawValue, 0, $0) },
             durationUniform: { random.uniform(RandomPurpose.deadZoneDuration.rawValue, 0, $0) })
         requestTimeout = model.requestTimeout

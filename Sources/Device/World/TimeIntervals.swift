@@ -44,12 +44,13 @@ public struct TimeIntervals: Sendable, Hashable {
     /// An alternating renewal process from time zero to `horizon`: gaps
     /// exponential with mean 1/`perDay` days, then an interval log-normal
     /// with median `medianDuration` and shape `durationSigma`, at least 1 s
-    /// and at most 7 days. The k-th gap and the k-th duration come from the
+    /// and at most 7 days (or `maxDuration` when shorter; the next gap
+    /// starts at the cut end). The k-th gap and the k-th duration come from the
     /// uniforms `gapUniform(k)` and `durationUniform(k)` (inverse CDFs), so
     /// the caller decides which keyed random stream each uses and the
     /// intervals are the same under every policy.
     static func alternatingRenewal(perDay: Double, medianDuration: SimDuration, durationSigma: Double,
-                                   horizon: SimTime, gapUniform: (UInt64) -> Double,
+                                   maxDuration: SimDuration? = nil, horizon: SimTime, gapUniform: (UInt64) -> Double,
                                    durationUniform: (UInt64) -> Double) -> TimeIntervals {
         var starts: [SimTime] = [], ends: [SimTime] = []
         let meanGapSeconds = 86_400 / perDay
@@ -59,7 +60,8 @@ public struct TimeIntervals: Sendable, Hashable {
             t = t + .seconds(-meanGapSeconds * Foundation.log1p(-gapUniform(k)))
             if t >= horizon { break }
             let z = standardNormalQuantile(durationUniform(k))
-            let seconds = min(medianDuration.seconds * Foundation.exp(durationSigma * z), 7 * 86_400)
+            let seconds = min(medianDuration.seconds * Foundation.exp(durationSigma * z), 7 * 86_400,
+                              maxDuration?.seconds ?? .infinity)
             starts.append(t)
             t = t + .seconds(max(1, seconds))
             ends.append(t)

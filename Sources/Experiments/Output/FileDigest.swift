@@ -21,13 +21,8 @@ public struct FileDigest: Sendable, Equatable {
         guard fd >= 0 else { throw InputFileError(file: path, line: nil, message: "cannot open (\(InputText.errnoText()))") }
         defer { close(fd) }
         var digester = FileDigester()
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw InputFileError(file: path, line: nil, message: "cannot read (\(InputText.errnoText()))") }
-            if n == 0 { break }
-            chunk.withUnsafeBytes { digester.add(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        try InputText.forEachBlock(of: fd, path: path, blockSize: 1 << 20) { block in
+            block.withUnsafeBytes { digester.add($0) }
         }
         return digester.digest
     }

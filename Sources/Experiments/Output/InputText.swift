@@ -9,6 +9,22 @@ import Traces
 /// above `TextLimits.maxLineBytes` as soon as it is (the one line-length
 /// limit of every text input).
 public enum InputText {
+    /// Calls `body` with each block read from the open file `fd` (at
+    /// `path`, for the error), in order, until its end; an interrupted read
+    /// is retried. The one read loop of the tool's inputs: a file is never
+    /// held whole unless `body` keeps it.
+    static func forEachBlock(of fd: Int32, path: String, blockSize: Int = 1 << 16,
+                             _ body: (ArraySlice<UInt8>) throws(InputFileError) -> Void) throws(InputFileError) {
+        var chunk = [UInt8](repeating: 0, count: blockSize)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw InputFileError(file: path, line: nil, message: "cannot read (\(errnoText()))") }
+            if n == 0 { return }
+            try body(chunk[0..<n])
+        }
+    }
+
     public static func read(_ path: String, limit: Int = 1 << 34) throws(InputFileError) -> String {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw InputFileError(file: path, line: nil, message: "cannot open (\(errnoText()))") }
@@ -23,19 +39,12 @@ public enum InputText {
         }
         var bytes = [UInt8]()
         bytes.reserveCapacity(Int(info.st_size))
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
         var lines = LineLengthCheck()
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw InputFileError(file: path, line: nil, message: "cannot read (\(errnoText()))")
-            }
-            if n == 0 { break }
-            if let line = lines.add(chunk[0..<n]) {
+        try forEachBlock(of: fd, path: path) { (block) throws(InputFileError) in
+            if let line = lines.add(block) {
                 throw InputFileError(file: path, line: line, message: TextLimits.lineTooLong)
             }
-            bytes.append(contentsOf: chunk[0..<n])
+            bytes.append(contentsOf: block)
             guard bytes.count <= limit else {
                 throw InputFileError(file: path, line: nil, message: "is larger than \(limit) bytes")
             }

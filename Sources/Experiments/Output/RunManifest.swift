@@ -88,14 +88,7 @@ public struct ContentHashes: Sendable, Equatable {
                 h.update([0])
                 h.update(String(info.st_size).utf8)
                 h.update([0])
-                var chunk = [UInt8](repeating: 0, count: 1 << 16)
-                while true {
-                    let n = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
-                    if n < 0 && errno == EINTR { continue }
-                    guard n >= 0 else { throw InputFileError(file: path, line: nil, message: "cannot read (\(InputText.errnoText()))") }
-                    if n == 0 { break }
-                    h.update(chunk[0..<n])
-                }
+                try InputText.forEachBlock(of: fd, path: path) { h.update($0) }
             }
         }
         return h.hexDigest

@@ -141,19 +141,14 @@ extension ExperimentCommands {
             }
             defer { close(fd) }
             var skippingHeader = i > 0
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            while true {
-                let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if n < 0 && errno == EINTR { continue }
-                guard n >= 0 else { throw InputFileError(file: source, line: nil, message: "cannot read (\(InputText.errnoText()))") }
-                if n == 0 { break }
-                var start = 0
+            try InputText.forEachBlock(of: fd, path: source) { block in
+                var start = block.startIndex
                 if skippingHeader {
-                    guard let nl = chunk[0..<n].firstIndex(of: UInt8(ascii: "\n")) else { continue }
+                    guard let nl = block.firstIndex(of: UInt8(ascii: "\n")) else { return }
                     start = nl + 1
                     skippingHeader = false
                 }
-                out.append(bytes: chunk[start..<n])
+                out.append(bytes: block[start...])
             }
         }
         try out.close()
