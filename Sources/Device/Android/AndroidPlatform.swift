@@ -68,6 +68,14 @@ public final class AndroidPlatform: @unchecked Sendable {
         quotas?.bucket(of: app, at: now)
     }
 
+    /// The job execution time `app` has left at `now` before its bucket's
+    /// quota is used up (A11; nil with buckets off): what the OS tells a
+    /// policy, whether or not the quota applies now (charging and the
+    /// foreground app are quota-free, A12: ``refusal(for:at:state:)`` says so).
+    public func quotaLeft(of app: Int, at now: SimTime) -> SimDuration? {
+        quotas?.timeLeft(app: app, at: now)
+    }
+
     /// Follows the device's state at `now` (called after every step of the
     /// loop and before each use): the screen-off clock, Doze's inputs, and
     /// the next time an answer changes.
