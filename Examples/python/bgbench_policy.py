@@ -137,6 +137,10 @@ class Context:
         self.last_session_end = message["lastSessionEnd"]
         self.background_joules = message["backgroundJoules"]
         self.refresh_budget = message["refreshBudget"]
+        # Android only (absent on iOS): whether Doze defers background work
+        # now; each pending request also carries its app's "bucket" and
+        # "quotaLeft" (microseconds) when the device applies buckets.
+        self.doze_defers = message.get("dozeDefers", False)
 
     def eligible(self):
         """The pending requests the OS would start now."""
@@ -155,6 +159,7 @@ class Policy:
         self.device = start["device"]         # {"user", "replication", "configuration"}
         self.apps = start["apps"]             # app numbers are 0 ..< apps
         self.params = start["params"]         # the spec's other parameters of `external`
+        self.platform = start.get("platform", "ios")  # "android" on an Android device
 
     def observe(self, observation):
         """One element of a message's `observations` (has "kind", "now", "device")."""
@@ -260,7 +265,9 @@ def _write(out, message):
 class PendingList:
     """The pending list of one device in delta mode: the previous list
     without `pendingRemoved`, then `pendingAdded`; `eligible` and
-    `refusals` (absent: before_earliest_begin) set on every request."""
+    `refusals` (absent: before_earliest_begin) set on every request; on
+    Android with buckets, `buckets` and `quotaLeft` set each request's
+    "bucket" and "quotaLeft" as in a whole list."""
 
     def __init__(self):
         self.requests = []
@@ -280,6 +287,12 @@ class PendingList:
             else:
                 r["eligible"] = False
                 r["refusal"] = refusals.get(str(r["id"]), "before_earliest_begin") if refusals else "before_earliest_begin"
+        buckets = message.get("buckets")
+        if buckets is not None:
+            left = message["quotaLeft"]
+            for r in self.requests:
+                r["bucket"] = buckets[str(r["id"])]
+                r["quotaLeft"] = left[str(r["id"])]
         return self.requests
 
 

@@ -99,6 +99,21 @@ final class ExternalMessagesTests: XCTestCase {
         }
     }
 
+    /// On iOS the Android fields are absent: the messages are those of
+    /// before the Android platform, byte for byte.
+    func testIOSMessagesHaveNoAndroidFields() throws {
+        let context = PolicyContext(now: SimTime(microseconds: 2_000_000), device: DeviceState(), pending: [request], appCount: 3)
+        var full: [RequestID]? = nil, delta: [RequestID]? = []
+        let whole = ExternalMessages.decide(context, reason: .wake, observations: "", sent: &full)
+        XCTAssertEqual(whole, #"{"type":"decide","now":2000000,"reason":"wake","observations":[],"device":{"batteryPercent":100.0,"charging":false,"lowPowerMode":false,"network":"wifi","screenOn":false,"foregroundApp":null},"pending":[{"id":12,"app":2,"identifier":0,"kind":"refresh","earliestBegin":5000000,"submittedAt":1000000,"requiresExternalPower":false,"requiresNetworkConnectivity":true,"eligible":false,"refusal":"before_earliest_begin"}],"radioUpUntil":null,"lastSessionEnd":null,"backgroundJoules":0.0,"refreshBudget":30000000}"#)
+        let changes = ExternalMessages.decide(context, reason: .wake, observations: "", sent: &delta)
+        XCTAssertTrue(changes.hasSuffix(#""refusals":{},"radioUpUntil":null,"lastSessionEnd":null,"backgroundJoules":0.0,"refreshBudget":30000000}"#), changes)
+        let start = ExternalMessages.start(device: nil, appCount: 3, params: [:])
+        XCTAssertEqual(start, #"{"type":"start","device":null,"apps":3,"params":{}}"#)
+        XCTAssertEqual(ExternalMessages.start(device: nil, appCount: 3, params: [:], platform: .android),
+                       #"{"type":"start","device":null,"apps":3,"params":{},"platform":"android"}"#)
+    }
+
     func testStartEscapesStringsAndSortsParams() throws {
         let line = ExternalMessages.start(device: SimulatedDevice(configuration: "a \"quoted\"\nlabel", replication: 1, user: 7),
                                           appCount: 7, params: ["z": .number(1), "a": .array([.string("x"), .bool(true)])])

@@ -68,6 +68,14 @@ public final class AndroidPlatform: @unchecked Sendable {
         quotas?.bucket(of: app, at: now)
     }
 
+    /// The job execution time `app` has left at `now` before its bucket's
+    /// quota is used up (A11; nil with buckets off): what the OS tells a
+    /// policy, whether or not the quota applies now (charging and the
+    /// foreground app are quota-free, A12: ``refusal(for:at:state:)`` says so).
+    public func quotaLeft(of app: Int, at now: SimTime) -> SimDuration? {
+        quotas?.timeLeft(app: app, at: now)
+    }
+
     /// Follows the device's state at `now` (called after every step of the
     /// loop and before each use): the screen-off clock, Doze's inputs, and
     /// the next time an answer changes.
@@ -189,11 +197,20 @@ public final class AndroidPlatform: @unchecked Sendable {
         return d.phase(at: now).defersBackgroundWork
     }
 
+    /// A16: processing work that needs the network asks for an unmetered
+    /// one (`NETWORK_TYPE_UNMETERED`) with `processingRequiresUnmetered`;
+    /// Wi-Fi is the simulator's only unmetered network.
+    func unmeteredMissing(for request: TaskRequest, state: DeviceState) -> Bool {
+        rules.processingRequiresUnmetered && request.kind == .processing
+            && request.requiresNetworkConnectivity && state.network != .wifi
+    }
+
     /// Why Android would not start `request` at `now` in `state`, or nil if
     /// it would. The first broken rule, in this order: earliest begin
     /// (WorkManager's initial delay, period or backoff), Battery Saver,
     /// Doze (deep or light idle), battery not low (refresh and fetch), device idle (processing),
-    /// the app in the foreground, charging, network, force-stopped, and
+    /// the app in the foreground, charging, network, force-stopped, an
+    /// unmetered network (processing, A16), and
     /// last the app's bucket quota (A12), so that a quota refusal counts
     /// only work that would otherwise have run. No side effect.
     public func refusal(for request: TaskRequest, at now: SimTime, state: DeviceState) -> Refusal? {
@@ -210,6 +227,7 @@ public final class AndroidPlatform: @unchecked Sendable {
             return .deviceNotIdle
         }
         if let r = EligibilityRules.requestRefusal(for: request, state: state) { return r }  // A8: as on iOS
+        if unmeteredMissing(for: request, state: state) { return .needsNetwork }  // A16
         if let q = quotas, q.refuses(app: Int(request.app), at: now, state: state) { return .quota }  // A12
         return nil
     }

@@ -45,6 +45,10 @@ public struct AndroidWorkRules: DeclaredParameters, Hashable {
     /// Processing work asks for the "device idle" constraint (the
     /// counterpart of iOS's screen-off rule). Default true: assumption.
     public var processingRequiresDeviceIdle = true
+    /// Processing work that needs the network asks for an unmetered one
+    /// (Wi-Fi; AndroidPlatform.md A16). Default false: assumption (the
+    /// app's choice; false keeps "network connected", as on iOS).
+    public var processingRequiresUnmetered = false
     /// Battery Saver (the device's Low Power Mode state) holds every
     /// background job of an app not in the foreground (AOSP
     /// `AppStateTracker`'s force-all-apps-standby under battery saver).
@@ -96,6 +100,8 @@ public struct AndroidWorkRules: DeclaredParameters, Hashable {
         .real("batteryLowPercent", \.batteryLowPercent, ValueRange(0, 100, unit: "%"),
               source: "AOSP config.xml config_lowBatteryWarningLevel = 15"),
         .flag("processingRequiresDeviceIdle", \.processingRequiresDeviceIdle, source: "assumption"),
+        .flag("processingRequiresUnmetered", \.processingRequiresUnmetered,
+              source: "AOSP JobInfo.NETWORK_TYPE_UNMETERED / androidx NetworkType.UNMETERED; default false: assumption"),
         .flag("batterySaverHoldsJobs", \.batterySaverHoldsJobs,
               source: "AOSP AppStateTracker: battery saver forces all apps into standby (BackgroundJobsController)"),
         .flag("doze", \.doze, source: "AOSP DeviceIdleController (on by default since Android 6); false: ablation"),

@@ -54,6 +54,18 @@ struct BucketQuotas {
         standby[app].bucket(at: now, screen: screen, rules: standbyRules)
     }
 
+    /// The execution time `app` has left at `now` in its bucket's window
+    /// (QuotaController's `getRemainingExecutionTimeLocked`, what
+    /// JobScheduler tells the app as a job's remaining time): the recorded
+    /// sessions' time and the running job's tracked stretch so far taken
+    /// from the bucket's allowed time and the 24 h maximum. Zero when out
+    /// of quota. No side effect.
+    func timeLeft(app: Int, at now: SimTime) -> SimDuration {
+        let left = quotas[app].timeLeft(at: now, bucket: bucket(of: app, at: now))
+        guard runningApp == app, let since = trackedSince, now > since else { return left }
+        return max(.zero, left - (now - since))
+    }
+
     /// Follows the device at `now`: the screen clock, a session's start
     /// and end (each a use, A10), the charger under a running job (A11:
     /// only run time on battery counts).

@@ -14,9 +14,13 @@ enum ExternalMessages {
 
     static let bye = #"{"type":"bye"}"#
 
-    static func start(device: SimulatedDevice?, appCount: Int, params: [String: ParameterValue]) -> String {
+    /// `platform`: nil on iOS (the message as before Android), else the
+    /// platform's name after `params`.
+    static func start(device: SimulatedDevice?, appCount: Int, params: [String: ParameterValue],
+                      platform: DevicePlatform? = nil) -> String {
         let d = device.map { #"{"user":\#($0.user),"replication":\#($0.replication),"configuration":\#(string($0.configuration))}"# } ?? "null"
-        return #"{"type":"start","device":\#(d),"apps":\#(appCount),"params":\#(json(.object(params)))}"#
+        let p = platform.map { #","platform":"\#($0.rawValue)""# } ?? ""
+        return #"{"type":"start","device":\#(d),"apps":\#(appCount),"params":\#(json(.object(params)))\#(p)}"#
     }
 
     static func end(now: SimTime?, observations: String) -> String {
@@ -39,13 +43,15 @@ enum ExternalMessages {
             s += #","pending":["#
             for (i, r) in c.pending.enumerated() {
                 if i > 0 { s += "," }
-                s += request(r, refusal: c.refusal(for: r))
+                s += request(r, refusal: c.refusal(for: r), android: c)
             }
             s += "]"
         }
         s += #","radioUpUntil":\#(time(c.radioUpUntil)),"lastSessionEnd":\#(time(c.lastSessionEnd))"#
-        s += #","backgroundJoules":\#(number(c.backgroundJoules)),"refreshBudget":\#(c.refreshBudget.microseconds)}"#
-        return s
+        s += #","backgroundJoules":\#(number(c.backgroundJoules)),"refreshBudget":\#(c.refreshBudget.microseconds)"#
+        // Android only (an iOS message is as before): what Doze does now.
+        if c.android != nil { s += #","dozeDefers":\#(c.dozeDefersWork)"# }
+        return s + "}"
     }
 
     /// Plan mode: the plans wanted for `requests` (pending, without a plan),
@@ -93,6 +99,7 @@ enum ExternalMessages {
             }
         }
         s += #"],"eligible":["# + eligible.joined(separator: ",") + #"],"refusals":{"# + refusals.joined(separator: ",") + "}"
+        s += androidMaps(c)
         sent = pending.map(\.id)
         return s
     }
@@ -120,12 +127,31 @@ enum ExternalMessages {
 
     /// A request; with `refusal` (pending requests at a decision point) also
     /// whether the OS would start it now and, if not, why.
-    static func request(_ r: TaskRequest, refusal: Refusal??) -> String {
+    /// On an Android device with buckets (`android`, at a decision point) also
+    /// its app's bucket and quota left (Docs/ExternalPolicyProtocol.md, "Android").
+    static func request(_ r: TaskRequest, refusal: Refusal??, android c: PolicyContext? = nil) -> String {
         var s = #"{"id":\#(r.id.rawValue),"app":\#(r.app),"identifier":\#(r.identifier),"kind":"\#(r.kind.name)","earliestBegin":\#(r.earliestBegin.microseconds),"submittedAt":\#(r.submittedAt.microseconds),"requiresExternalPower":\#(r.requiresExternalPower),"requiresNetworkConnectivity":\#(r.requiresNetworkConnectivity)"#
         if case let .some(why) = refusal {
             s += #","eligible":\#(why == nil),"refusal":\#(why.map { #""\#($0.name)""# } ?? "null")"#
         }
+        if let c, let bucket = c.standbyBucket(of: r.app), let left = c.quotaLeft(of: r.app) {
+            s += #","bucket":"\#(bucket.name)","quotaLeft":\#(left.microseconds)"#
+        }
         return s + "}"
+    }
+
+    /// Delta mode's counterpart of the per-request Android fields: maps from
+    /// every pending id to its app's bucket and quota left ("" on iOS or
+    /// with buckets off).
+    static func androidMaps(_ c: PolicyContext) -> String {
+        guard c.android != nil else { return "" }
+        var buckets: [String] = [], left: [String] = []
+        for r in c.pending {
+            guard let b = c.standbyBucket(of: r.app), let q = c.quotaLeft(of: r.app) else { return "" }
+            buckets.append(#""\#(r.id.rawValue)":"\#(b.name)""#)
+            left.append(#""\#(r.id.rawValue)":\#(q.microseconds)"#)
+        }
+        return #","buckets":{"# + buckets.joined(separator: ",") + #"},"quotaLeft":{"# + left.joined(separator: ",") + "}"
     }
 
     static func name(_ c: StateChange) -> String {

@@ -36,7 +36,8 @@ public struct ExternalPolicy: SchedulingPolicy {
 
     private mutating func open(_ context: PolicyContext) -> ExternalSession {
         if let s = session { return s }
-        let s = ExternalSession(host: host, appCount: context.appCount, now: context.now)
+        let s = ExternalSession(host: host, appCount: context.appCount, now: context.now,
+                                   platform: context.android == nil ? nil : .android)
         session = s
         return s
     }

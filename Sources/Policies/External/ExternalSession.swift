@@ -35,7 +35,8 @@ final class ExternalSession: @unchecked Sendable {
     private var scope = PlanScope.all
     private let appCount: Int
 
-    init(host: ExternalDecisionHost, appCount: Int, now: SimTime) {
+    /// `platform`: nil on iOS (its `start` message as before Android).
+    init(host: ExternalDecisionHost, appCount: Int, now: SimTime, platform: DevicePlatform? = nil) {
         self.host = host
         self.appCount = appCount
         device = SimulatedDevice.current
@@ -52,7 +53,7 @@ final class ExternalSession: @unchecked Sendable {
                 scope = declared.scope
             }
             // `start` has no reply: it rides in front of the first `decide`.
-            try p.send(ExternalMessages.start(device: device, appCount: appCount, params: host.params),
+            try p.send(ExternalMessages.start(device: device, appCount: appCount, params: host.params, platform: platform),
                        deadline: host.deadline(), stop: { [host] in host.isStopped })
         } catch let e as ExternalPolicyError {
             fail(e)
