@@ -15,6 +15,11 @@ import SimCore
 /// rule comes first does not matter for a yes/no). `PoliciesTests`
 /// (FastPathTests) checks the two over every combination of request and
 /// state that a rule reads.
+///
+/// The table folds iOS's rules. On an Android device the platform's own
+/// rules answer instead (`context.isEligible`, AndroidPlatform.swift), so a
+/// planning policy's derived `decide` and the coalescing wrapper ask to run
+/// exactly what Android would start, as they do on iOS.
 @frozen
 public struct EligibilityTest {
     /// `context.now`, microseconds (rule 1: not before `earliestBegin`).
@@ -29,6 +34,9 @@ public struct EligibilityTest {
     /// The force-quit apps (the app-switcher rule); empty in worlds
     /// without force-quits, where the test is one length comparison.
     public let forceQuitApps: AppSet
+    /// The context, kept only on an Android device (nil on iOS): its
+    /// `isEligible` answers there.
+    @usableFromInline let androidContext: PolicyContext?
 
     /// The bit of `r` in `blockedShapes`: bits 0–1 the kind's raw value
     /// (`TaskKind` is frozen: 0 refresh, 1 processing, 2 fetch), bit 2
@@ -63,11 +71,13 @@ public struct EligibilityTest {
         blockedShapes = refresh | processing | power | network
         if let f = state.foregroundApp { foregroundApp = Int64(f) } else { foregroundApp = .min }
         forceQuitApps = state.forceQuitApps
+        androidContext = context.android == nil ? nil : context
     }
 
     /// `allows(r) && now >= runFrom` for a request of shape `shape(r)` and
     /// app `app`, when `runFrom` is not before its earliest begin (rule 1
-    /// is then the one comparison). The simulator's test on a kept plan.
+    /// is then the one comparison). The simulator's test on a kept plan,
+    /// which it keeps on iOS only (iOS's rules).
     @inlinable @inline(__always)
     public func allows(shape: UInt8, app: Int32, from runFrom: Int64) -> Bool {
         now >= runFrom
@@ -79,7 +89,8 @@ public struct EligibilityTest {
     /// Whether the OS would start `r` now (`context.isEligible(r)`).
     @inlinable @inline(__always)
     public func allows(_ r: TaskRequest) -> Bool {
-        now >= r.earliestBegin.microseconds
+        if let android = androidContext { return android.isEligible(r) }
+        return now >= r.earliestBegin.microseconds
             && (blockedShapes &>> Self.shape(r)) & 1 == 0 // `&>>`: shape < 16, no over-shift check
             && Int64(r.app) != foregroundApp
             && (forceQuitApps.isEmpty || !forceQuitApps.contains(r.app))
