@@ -18,6 +18,7 @@ protocol Command: Sendable {
 
 extension Command {
     static var arguments: [(String, String)] { [] }
+    static var options: [(String, String)] { [] }
     static var commandName: String { (["bgbench"] + path).joined(separator: " ") }
 
     static var help: String {

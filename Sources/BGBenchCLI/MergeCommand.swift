@@ -36,7 +36,6 @@ struct ReportCommand: Command {
     static let overview = "Re-render report.md, summary.csv, comparison.csv and plots of a run directory from its runs.csv (checked against manifest.json first)."
     static let usage = "bgbench report <dir>"
     static let arguments = [("<dir>", "Output directory of 'bgbench run' or 'bgbench merge'.")]
-    static let options: [(String, String)] = []
 
     let directory: String
 
@@ -73,7 +72,6 @@ struct PoliciesCommand: Command {
     static let path = ["policies"]
     static let overview = "List every scheduling policy with its parameters, defaults and what it does."
     static let usage = "bgbench policies"
-    static let options: [(String, String)] = []
 
     init(parsing args: inout ArgumentList) throws(UsageError) {
         guard try args.positionals().isEmpty else { throw UsageError("policies takes no arguments") }

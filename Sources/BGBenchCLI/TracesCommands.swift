@@ -37,7 +37,6 @@ struct TracesStatsCommand: Command {
     static let overview = "Statistics of a trace set as a markdown table, to check it against published figures."
     static let usage = "bgbench traces stats <dir>"
     static let arguments = [("<dir>", "A trace set directory (read strictly; errors name file, line and column).")]
-    static let options: [(String, String)] = []
 
     let directory: String
 

@@ -33,7 +33,7 @@ extension DeviceTrace {
             horizon: user.horizon,
             appNames: apps.map(\.name),
             sessions: user.sessions.map { Session(start: $0.start, end: $0.end, app: Int32($0.app)) },
-            charging: user.charging.map { Charging(start: $0.start, end: $0.end) },
+            charging: user.charging,
             network: user.network.map { Network(start: $0.start, end: $0.end, network: NetworkType($0.kind)) },
             contentUpdates: user.contentUpdates,
             lowPowerAccepted: lpm,
@@ -46,7 +46,7 @@ extension DeviceTrace {
             backgroundAppRefreshEnabled = p.backgroundAppRefreshEnabled
         }
         if measuredBattery {
-            self.measuredBattery = user.batteryLevel.map { MeasuredLevel(time: $0.time, percent: $0.percent) }
+            self.measuredBattery = user.batteryLevel
         }
     }
 }

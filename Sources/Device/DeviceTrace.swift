@@ -18,13 +18,8 @@ public struct DeviceTrace: Sendable {
         }
     }
 
-    /// The device is plugged in over [start, end).
-    @frozen
-    public struct Charging: Sendable, Hashable {
-        public var start: SimTime
-        public var end: SimTime
-        public init(start: SimTime, end: SimTime) { self.start = start; self.end = end }
-    }
+    /// The device is plugged in over [start, end): the trace set's own record.
+    public typealias Charging = ChargingInterval
 
     /// The device is on `network` over [start, end).
     @frozen
@@ -37,14 +32,8 @@ public struct DeviceTrace: Sendable {
         }
     }
 
-    /// A reading of the real phone's battery level.
-    @frozen
-    public struct MeasuredLevel: Sendable, Hashable {
-        public var time: SimTime
-        /// Percent in [0, 100].
-        public var percent: Double
-        public init(time: SimTime, percent: Double) { self.time = time; self.percent = percent }
-    }
+    /// A reading of the real phone's battery level: the trace set's own record.
+    public typealias MeasuredLevel = BatteryLevelSample
 
     /// End of the simulated period.
     public var horizon: SimTime

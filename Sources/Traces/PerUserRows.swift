@@ -98,6 +98,13 @@ struct UserRowCursor {
         return stop
     }
 
+    /// An error about the whole of a user's rows, placed at the line after
+    /// them: `stop` (what `rows` returned: the next user's first row) or,
+    /// at the end of the file, the line after the last.
+    func errorAfterRows(_ stop: Int?, _ message: String) -> TraceFormatError {
+        TraceFormatError(file: cursor.file, line: stop ?? lastLine + 1, column: 0, message: message)
+    }
+
     /// After the last user: any row left is out of order or of an unknown user.
     mutating func expectEnd(_ ctx: UserRowContext) throws {
         let previous = self.previous
@@ -169,8 +176,7 @@ struct LowPowerModeRows {
             decisions.append(LowPowerModeDecision(day: day, thresholdPercent: threshold, accepts: accepts))
         }
         guard decisions.count == 2 * ctx.days else {
-            throw TraceFormatError(file: TraceSetFile.lowPowerMode, line: stop ?? file.lastLine + 1, column: 0,
-                                   message: "user \(ctx.ids[pos]) has \(decisions.count) decisions; expected \(2 * ctx.days) (day 0..<\(ctx.days), thresholds 20 and 10)")
+            throw file.errorAfterRows(stop, "user \(ctx.ids[pos]) has \(decisions.count) decisions; expected \(2 * ctx.days) (day 0..<\(ctx.days), thresholds 20 and 10)")
         }
         return decisions
     }
@@ -198,8 +204,7 @@ struct NetworkRows {
         let end = network.last?.end.microseconds
         guard end == ctx.horizon else {
             let found = end.map { "they end at \($0)" } ?? "there are none"
-            throw TraceFormatError(file: TraceSetFile.network, line: stop ?? file.lastLine + 1, column: 0,
-                                   message: "user \(ctx.ids[pos]): expected network intervals tiling [0, \(ctx.horizon)); \(found)")
+            throw file.errorAfterRows(stop, "user \(ctx.ids[pos]): expected network intervals tiling [0, \(ctx.horizon)); \(found)")
         }
         return network
     }

@@ -8,9 +8,6 @@ public struct TraceProvenance: Sendable, Codable, Equatable {
     public var users: Int
     public var days: Int
     public var parameters: GeneratorParameters
-    public init(seed: UInt64, users: Int, days: Int, parameters: GeneratorParameters) {
-        self.seed = seed; self.users = users; self.days = days; self.parameters = parameters
-    }
 }
 
 /// Apps, horizon and user traces. Real traces converted to the CSV format

@@ -18,10 +18,6 @@ public struct TraceFormatError: Error, Equatable, CustomStringConvertible {
     public let column: Int
     public let message: String
 
-    public init(file: String, line: Int, column: Int, message: String) {
-        self.file = file; self.line = line; self.column = column; self.message = message
-    }
-
     public var description: String { "\(file):\(line):\(column): \(message)" }
 }
 

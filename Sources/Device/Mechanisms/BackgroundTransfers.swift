@@ -72,13 +72,6 @@ public struct BackgroundTransferRules: DeclaredParameters, Hashable {
 
     public init() {}
 
-    public init(relaunchDelay: SimDuration, relaunchCPUSeconds: Double = BackgroundTransferRules().relaunchCPUSeconds,
-                resourceTimeout: SimDuration = BackgroundTransferRules().resourceTimeout) {
-        self.relaunchDelay = relaunchDelay
-        self.relaunchCPUSeconds = relaunchCPUSeconds
-        self.resourceTimeout = resourceTimeout
-    }
-
     /// The JSON keys under `device.backgroundURLSession`.
     public static let parameters: [Parameter<BackgroundTransferRules>] = [
         .duration("relaunchDelay", \.relaunchDelay, .seconds(0, 86_400),

@@ -8,11 +8,6 @@ public enum ParetoFrontier {
         public let cost: Double
         /// Benefit axis (higher is better), e.g. fresh-launch ratio.
         public let benefit: Double
-        public init(label: String, cost: Double, benefit: Double) {
-            self.label = label
-            self.cost = cost
-            self.benefit = benefit
-        }
     }
 
     /// Indices of the non-dominated points, ordered by increasing cost.

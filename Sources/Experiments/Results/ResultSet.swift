@@ -3,12 +3,6 @@ public struct MetricDescriptor: Sendable, Equatable {
     public let name: String
     public let unit: String
     public let description: String
-
-    public init(name: String, unit: String, description: String) {
-        self.name = name
-        self.unit = unit
-        self.description = description
-    }
 }
 
 /// Identifies one simulation run: a configuration (policy with its
@@ -19,12 +13,6 @@ public struct RunKey: Hashable, Comparable, Sendable {
     public let configuration: Int
     public let replication: Int
     public let user: Int
-
-    public init(configuration: Int, replication: Int, user: Int) {
-        self.configuration = configuration
-        self.replication = replication
-        self.user = user
-    }
 
     public static func < (a: RunKey, b: RunKey) -> Bool {
         (a.configuration, a.replication, a.user) < (b.configuration, b.replication, b.user)

@@ -20,11 +20,6 @@ public struct RunCost: Sendable, Equatable {
     /// in bytes.
     public var peakRSSBytes: Int
 
-    public init(wallSeconds: Double, cpuSeconds: Double, simulatedEvents: Int, peakRSSBytes: Int) {
-        self.wallSeconds = wallSeconds; self.cpuSeconds = cpuSeconds
-        self.simulatedEvents = simulatedEvents; self.peakRSSBytes = peakRSSBytes
-    }
-
     /// A merge simulates nothing: every figure 0.
     public static let none = RunCost(wallSeconds: 0, cpuSeconds: 0, simulatedEvents: 0, peakRSSBytes: 0)
 

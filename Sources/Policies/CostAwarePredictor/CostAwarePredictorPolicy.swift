@@ -95,8 +95,7 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
         bar = GainThreshold(target: targetJoulesPerDay, initialGain: initialGainPerJoule, adaptRate: adaptRate,
                             capFactor: capFactor)
         timing = LaunchTiming(enabled: holdForLaunch, maxHold: maxHold, trigger: triggerProbability,
-                              followWindow: followWindow, holdCost: holdCost, decay: decay)
-        timing.episodeOnly = holdEpisodeOnly
+                              followWindow: followWindow, holdCost: holdCost, episodeOnly: holdEpisodeOnly, decay: decay)
         self.recheck = recheck
         self.horizon = horizon
     }

@@ -54,19 +54,9 @@ struct LaunchModel: Sendable {
 
     static let bins = 48
 
-    init(decay: Double, priorDays: Double, timeOfWeek: Bool, recencyWindow: SimDuration?, transitionWindow: SimDuration?) {
-        self.decay = decay
-        self.priorDays = priorDays
-        self.timeOfWeek = timeOfWeek
-        self.recencyWindow = recencyWindow
-        self.transitionWindow = transitionWindow
-    }
-
     mutating func ensure(apps n: Int) {
         guard n > apps else { return }
-        var newFollows = Array(repeating: 0.0, count: n * n)
-        for b in 0..<apps { for a in 0..<apps { newFollows[b * n + a] = follows[b * apps + a] } }
-        follows = newFollows
+        follows = follows.grownSquare(from: apps, to: n)
         counts += Array(repeating: 0, count: (n - apps) * Self.bins)
         totals += Array(repeating: 0, count: n - apps)
         maxCount += Array(repeating: 0, count: n - apps)
@@ -195,4 +185,15 @@ struct LaunchModel: Sendable {
 extension SimDuration {
     /// This duration in hours.
     var inHours: Double { Double(microseconds) / Double(SimDuration.microsecondsPerHour) }
+}
+
+extension Array where Element == Double {
+    /// This `old`×`old` app-by-app matrix (row-major: `self[b * old + a]`)
+    /// grown to `n`×`n`, the new rows and columns zero: what `LaunchModel`
+    /// and `LaunchTiming` do to their `follows` when a new app appears.
+    func grownSquare(from old: Int, to n: Int) -> [Double] {
+        var grown = Array(repeating: 0.0, count: n * n)
+        for b in 0..<old { for a in 0..<old { grown[b * n + a] = self[b * old + a] } }
+        return grown
+    }
 }

@@ -83,21 +83,9 @@ struct LaunchTiming: Sendable {
     /// The app whose session ended last and when, until a launch follows it.
     var lastEnded: (app: Int, at: SimTime)?
 
-    init(enabled: Bool, maxHold: SimDuration, trigger: Double, followWindow: SimDuration, holdCost: Double = 1,
-         decay: Double) {
-        self.enabled = enabled
-        self.holdCost = holdCost
-        self.maxHold = maxHold
-        self.trigger = trigger
-        self.followWindow = followWindow
-        self.decay = decay
-    }
-
     mutating func ensure(apps n: Int) {
         guard enabled, n > apps else { return }
-        var grown = Array(repeating: 0.0, count: n * n)
-        for b in 0..<apps { for a in 0..<apps { grown[b * n + a] = follows[b * apps + a] } }
-        follows = grown
+        follows = follows.grownSquare(from: apps, to: n)
         ended += Array(repeating: 0, count: n - apps)
         launches += Array(repeating: 0, count: n - apps)
         announced += Array(repeating: 0, count: n - apps)

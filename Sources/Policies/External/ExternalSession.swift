@@ -90,18 +90,11 @@ final class ExternalSession: @unchecked Sendable {
         first = false
         seen = .init()
         do {
-            let stop = { [host] in host.isStopped }
-            try p.send(message, deadline: host.deadline(), stop: stop)
-            let reply = try p.readLine(deadline: host.deadline(), stop: stop)
-            host.roundTrips.wrappingAdd(1, ordering: .relaxed)
+            let reply = try roundTrip(message, p)
             if let fast = ExternalFastReplies.decision(reply, pending: context.pending) { return fast }
             return try Self.decision(ExternalReply.object(reply), pending: context.pending, now: context.now)
-        } catch DecisionProcess.Failure.stopped {
-            quit()
-            return .none
         } catch {
-            fail(host.problem(error, message: "decide", device: device, time: context.now))
-            return .none
+            return giveUp(error, message: "decide", at: context.now)
         }
     }
 
@@ -116,19 +109,12 @@ final class ExternalSession: @unchecked Sendable {
             let message = ExternalMessages.plan(now: context.now, observations: observations, requests: asked)
             observations = ""
             do {
-                let stop = { [host] in host.isStopped }
-                try p.send(message, deadline: host.deadline(), stop: stop)
-                let reply = try p.readLine(deadline: host.deadline(), stop: stop)
-                host.roundTrips.wrappingAdd(1, ordering: .relaxed)
+                let reply = try roundTrip(message, p)
                 let answer = try ExternalFastReplies.plans(reply, asked: asked, apps: appCount)
                     ?? ExternalPlans.parse(ExternalReply.object(reply), asked: asked, apps: appCount)
                 plans!.keep(answer, for: asked)
-            } catch DecisionProcess.Failure.stopped {
-                quit()
-                return .none
             } catch {
-                fail(host.problem(error, message: "plan", device: device, time: context.now))
-                return .none
+                return giveUp(error, message: "plan", at: context.now)
             }
         }
         return plans!.decision(context)
@@ -163,6 +149,27 @@ final class ExternalSession: @unchecked Sendable {
             wake = SimTime(microseconds: Int64(n))
         }
         return PolicyDecision(run: run, runAllEligible: all, wakeAt: wake)
+    }
+
+    /// Sends `message` and waits for its one-line reply: one round trip of
+    /// a decision point (counted in the host's `roundTrips`).
+    private func roundTrip(_ message: String, _ p: DecisionProcess) throws(DecisionProcess.Failure) -> [UInt8] {
+        let stop = { [host] in host.isStopped }
+        try p.send(message, deadline: host.deadline(), stop: stop)
+        let reply = try p.readLine(deadline: host.deadline(), stop: stop)
+        host.roundTrips.wrappingAdd(1, ordering: .relaxed)
+        return reply
+    }
+
+    /// After a failed exchange about `message`: stops quietly when the run
+    /// is being interrupted (not a failure of the policy), else fails it.
+    private func giveUp(_ error: any Error, message: String, at now: SimTime) -> PolicyDecision {
+        if case .stopped? = error as? DecisionProcess.Failure {
+            quit()
+        } else {
+            fail(host.problem(error, message: message, device: device, time: now))
+        }
+        return .none
     }
 
     private func fail(_ e: ExternalPolicyError) {
