@@ -17,9 +17,11 @@ import SimCore
 /// state that a rule reads.
 ///
 /// The table folds iOS's rules. On an Android device the platform's own
-/// rules answer instead (`context.isEligible`, AndroidPlatform.swift), so a
-/// planning policy's derived `decide` and the coalescing wrapper ask to run
-/// exactly what Android would start, as they do on iOS.
+/// rules answer instead: ``allows(_:in:)`` asks `context.isEligible`
+/// there (AndroidPlatform.swift), so a planning policy's derived `decide`
+/// and the coalescing wrapper ask to run exactly what the device's OS would
+/// start (`AndroidEligibilityTests`). The test stays a plain value (no
+/// reference to the context): it is built at most decision points.
 @frozen
 public struct EligibilityTest {
     /// `context.now`, microseconds (rule 1: not before `earliestBegin`).
@@ -34,9 +36,9 @@ public struct EligibilityTest {
     /// The force-quit apps (the app-switcher rule); empty in worlds
     /// without force-quits, where the test is one length comparison.
     public let forceQuitApps: AppSet
-    /// The context, kept only on an Android device (nil on iOS): its
-    /// `isEligible` answers there.
-    @usableFromInline let androidContext: PolicyContext?
+    /// The device is an Android one: its platform's rules answer
+    /// (``allows(_:in:)``), not the table.
+    public let platformDecides: Bool
 
     /// The bit of `r` in `blockedShapes`: bits 0–1 the kind's raw value
     /// (`TaskKind` is frozen: 0 refresh, 1 processing, 2 fetch), bit 2
@@ -71,13 +73,13 @@ public struct EligibilityTest {
         blockedShapes = refresh | processing | power | network
         if let f = state.foregroundApp { foregroundApp = Int64(f) } else { foregroundApp = .min }
         forceQuitApps = state.forceQuitApps
-        androidContext = context.android == nil ? nil : context
+        platformDecides = context.boundKnowledge?.android != nil
     }
 
     /// `allows(r) && now >= runFrom` for a request of shape `shape(r)` and
     /// app `app`, when `runFrom` is not before its earliest begin (rule 1
     /// is then the one comparison). The simulator's test on a kept plan,
-    /// which it keeps on iOS only (iOS's rules).
+    /// which it keeps on iOS only: iOS's rules.
     @inlinable @inline(__always)
     public func allows(shape: UInt8, app: Int32, from runFrom: Int64) -> Bool {
         now >= runFrom
@@ -86,11 +88,17 @@ public struct EligibilityTest {
             && (forceQuitApps.isEmpty || !forceQuitApps.contains(app))
     }
 
-    /// Whether the OS would start `r` now (`context.isEligible(r)`).
+    /// Whether the device's OS would start `r` now, `context` being the
+    /// context this test was built from (`context.isEligible(r)`).
+    @inlinable @inline(__always)
+    public func allows(_ r: TaskRequest, in context: PolicyContext) -> Bool {
+        platformDecides ? context.isEligible(r) : allows(r)
+    }
+
+    /// Whether iOS would start `r` now (`context.isEligible(r)` on iOS).
     @inlinable @inline(__always)
     public func allows(_ r: TaskRequest) -> Bool {
-        if let android = androidContext { return android.isEligible(r) }
-        return now >= r.earliestBegin.microseconds
+        now >= r.earliestBegin.microseconds
             && (blockedShapes &>> Self.shape(r)) & 1 == 0 // `&>>`: shape < 16, no over-shift check
             && Int64(r.app) != foregroundApp
             && (forceQuitApps.isEmpty || !forceQuitApps.contains(r.app))

@@ -98,7 +98,7 @@ extension RequestPlanningPolicy {
         var runs = 0, eligibles = 0
         context.pending.withUnsafeBufferPointer { pending in
             for r in pending {
-                let eligible = eligibility.allows(r)
+                let eligible = eligibility.allows(r, in: context)
                 if eligible { eligibles &+= 1 }
                 let p = plan(for: r)
                 if eligible && now >= p.runFrom.microseconds { runs &+= 1; continue }
@@ -111,7 +111,7 @@ extension RequestPlanningPolicy {
         if runs == eligibles { return PolicyDecision(runAllEligible: true, wakeAt: wakeAt) }
         var run: [RequestID] = []
         run.reserveCapacity(runs)
-        for r in context.pending where eligibility.allows(r) && now >= plan(for: r).runFrom.microseconds {
+        for r in context.pending where eligibility.allows(r, in: context) && now >= plan(for: r).runFrom.microseconds {
             run.append(r.id)
         }
         return PolicyDecision(run: run, wakeAt: wakeAt)

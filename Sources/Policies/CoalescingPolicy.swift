@@ -82,7 +82,7 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
         var wantsToRun = !inner.run.isEmpty
         if !wantsToRun && inner.runAllEligible {
             let eligible = EligibilityTest(context)
-            for r in context.pending where eligible.allows(r) { wantsToRun = true; break }
+            for r in context.pending where eligible.allows(r, in: context) { wantsToRun = true; break }
         }
         if align(now) == now {
             return PolicyDecision(run: inner.run, runAllEligible: inner.runAllEligible,
@@ -125,7 +125,7 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
         // Nor when every request eligible now is among the base's picks:
         // the lookahead could pull nothing more.
         var pullable = false
-        for r in context.pending where eligibleNow.allows(r) {
+        for r in context.pending where eligibleNow.allows(r, in: context) {
             pullable = true
             for id in inner.run where id == r.id { pullable = false; break }
             if pullable { break }
@@ -176,8 +176,8 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
             guard d.runAllEligible || !d.run.isEmpty else { continue }
             let eligibleThen = EligibilityTest(future)
             // What the copy would run at t, restricted to what may start now.
-            for r in context.pending where eligibleNow.allows(r) {
-                var picked = d.runAllEligible && eligibleThen.allows(r)
+            for r in context.pending where eligibleNow.allows(r, in: context) {
+                var picked = d.runAllEligible && eligibleThen.allows(r, in: future)
                 if !picked { for id in d.run where id == r.id { picked = true; break } }
                 guard picked else { continue }
                 var already = false
@@ -214,9 +214,9 @@ public struct CoalescingPolicy<Base: SchedulingPolicy>: SchedulingPolicy {
             let eligibleThen = EligibilityTest(future)
             var wake = Int64.max, hasWake = false
             for (r, plan) in zip(pending, plans) {
-                if eligibleThen.allows(r) && t.microseconds >= plan.runFrom.microseconds {
+                if eligibleThen.allows(r, in: future) && t.microseconds >= plan.runFrom.microseconds {
                     // Picked at t; pulled if it may start now.
-                    if eligibleNow.allows(r) && !run.contains(r.id) { run.append(r.id) }
+                    if eligibleNow.allows(r, in: context) && !run.contains(r.id) { run.append(r.id) }
                 } else if let w = plan.wakeAt?.microseconds, w > t.microseconds, w <= wake {
                     wake = w
                     hasWake = true

@@ -166,10 +166,9 @@ extension UsagePredictorPolicy {
             var s = slotIndex(t), w = t.weekday
             if a < appsKnown && daysSeen > 0 && allDays.count >= (a + 1) * n && byWeekday.count >= (a * 7 + 7) * n {
                 // `launchProbability(app:slotIndex:weekday:)` with what does
-                // not change along the walk read once, the counters through
-                // buffer pointers (the test above keeps every index of the
-                // walk, s < n and w < 7, in range): the same arithmetic on
-                // the same values, so the same answers.
+                // not change along the walk read once (the test above keeps
+                // every index of the walk, s < n and w < 7, in range): the
+                // same arithmetic on the same values, so the same answers.
                 //
                 // Slots never launched are jumped over (see `launched`):
                 // `next` is the first launched slot at or after s today (n:
@@ -179,39 +178,33 @@ extension UsagePredictorPolicy {
                 let overallBase = a * n, weekdayBase = a * 7
                 let words = launchedWords, bitBase = a * words
                 let skip = launchedExact && !(0 >= threshold) && launched.count >= bitBase + words
-                allDays.withUnsafeBufferPointer { allDays in
-                    byWeekday.withUnsafeBufferPointer { byWeekday in
-                        launched.withUnsafeBufferPointer { launched in
-                            var seenW = weekdaysSeen[w]
-                            while t < end {
-                                if skip {
-                                    var k = s >> 6
-                                    var bits = launched[bitBase + k] & (~0 << UInt64(s & 63))
-                                    while bits == 0 && k + 1 < words { k += 1; bits = launched[bitBase + k] }
-                                    let next = bits == 0 ? n : k << 6 + bits.trailingZeroBitCount
-                                    if next != s {
-                                        t = t + slot * Int64(next - s)
-                                        if next == n {
-                                            s = 0; w = w == 6 ? 0 : w + 1; seenW = weekdaysSeen[w]
-                                            continue
-                                        }
-                                        s = next
-                                        if t >= end { break }
-                                    }
-                                }
-                                let overall = min(1, allDays[overallBase + s] / daysSeen)
-                                var p = overall
-                                if seenW > 0 {
-                                    let weekday = min(1, byWeekday[(weekdayBase + w) * n + s] / seenW)
-                                    p = (overall + weekday) / 2
-                                }
-                                if p >= threshold { found = true; break }
-                                t = t + slot
-                                s += 1
-                                if s == n { s = 0; w = w == 6 ? 0 : w + 1; seenW = weekdaysSeen[w] }
+                var seenW = weekdaysSeen[w]
+                while t < end {
+                    if skip {
+                        var k = s >> 6
+                        var bits = launched[bitBase + k] & (~0 << UInt64(s & 63))
+                        while bits == 0 && k + 1 < words { k += 1; bits = launched[bitBase + k] }
+                        let next = bits == 0 ? n : k << 6 + bits.trailingZeroBitCount
+                        if next != s {
+                            t = t + slot * Int64(next - s)
+                            if next == n {
+                                s = 0; w = w == 6 ? 0 : w + 1; seenW = weekdaysSeen[w]
+                                continue
                             }
+                            s = next
+                            if t >= end { break }
                         }
                     }
+                    let overall = min(1, allDays[overallBase + s] / daysSeen)
+                    var p = overall
+                    if seenW > 0 {
+                        let weekday = min(1, byWeekday[(weekdayBase + w) * n + s] / seenW)
+                        p = (overall + weekday) / 2
+                    }
+                    if p >= threshold { found = true; break }
+                    t = t + slot
+                    s += 1
+                    if s == n { s = 0; w = w == 6 ? 0 : w + 1; seenW = weekdaysSeen[w] }
                 }
             } else {
                 while t < end {

@@ -28,9 +28,9 @@ final class AndroidEligibilityTests: XCTestCase {
                             android.sync(now: now, state: state)
                             var onAndroid = PolicyContext(now: now, device: state, pending: [r])
                             onAndroid.android = android
-                            XCTAssertEqual(EligibilityTest(onAndroid).allows(r), onAndroid.isEligible(r), "\(r) in \(state)")
+                            XCTAssertEqual(EligibilityTest(onAndroid).allows(r, in: onAndroid), onAndroid.isEligible(r), "\(r) in \(state)")
                             let onIOS = PolicyContext(now: now, device: state, pending: [r])
-                            XCTAssertEqual(EligibilityTest(onIOS).allows(r), onIOS.isEligible(r))
+                            XCTAssertEqual(EligibilityTest(onIOS).allows(r, in: onIOS), onIOS.isEligible(r))
                             if onIOS.isEligible(r) != onAndroid.isEligible(r) { platformsDisagree += 1 }
                             checked += 1
                         }
