@@ -59,6 +59,14 @@ final class AndroidRuleKeySpecTests: XCTestCase {
                                                 registry: .standard).device.android
         XCTAssertFalse(uncapped.fcm.bucketCapsApply)
         XCTAssertEqual(uncapped.jobQuota, JobQuotaTable.upToAndroid12)
+        // A variant's table under `device`'s keys: the variant is merged over `device` first.
+        let variant = try ExperimentSpec.parse(#"""
+            {"name": "v", "seed": 1, "population": {"users": 1, "days": 1}, "policies": [{"name": "greedy"}],
+             "device": {"platform": "android", "android": {"jobQuota": {"rareAllowedTime": "5m"}}},
+             "devices": [{"label": "a12", "device": {"android": {"quotaTable": "android-12"}}}]}
+            """#, registry: .standard).deviceVariants[0].device.android.jobQuota
+        XCTAssertEqual(variant.rareAllowedTime, .minutes(5))
+        XCTAssertEqual(variant.activeWindow, .minutes(10))
         XCTAssertNoThrow(try ExperimentSpec.parse(spec(#"{"jobQuota": {"activeAllowedTime": "20m"}}"#), registry: .standard))
         XCTAssertThrowsError(try ExperimentSpec.parse(spec(#"{"quotaTable": "android-12", "jobQuota": {"activeAllowedTime": "20m"}}"#),
                                                       registry: .standard)) { e in
