@@ -13,11 +13,12 @@ final class AndroidFCMTests: XCTestCase {
     /// 10 s at 1 min (plus `extra` sessions); unplugged, Wi-Fi, no
     /// background refresh. Returns (sent, delivered start) per delivery.
     func deliveries(priority: FCMPriority, table: JobQuotaGeneration = .android13Plus, updates: [SimTime],
-                    extra: [DeviceTrace.Session] = [], days: Int = 1) -> [(sent: SimTime, start: SimTime)] {
+                    extra: [DeviceTrace.Session] = [], days: Int = 1, fcm: FCMRules? = nil) -> [(sent: SimTime, start: SimTime)] {
         var config = DeviceConfiguration()
         config.platform = .android
         config.android.fcmPriority = priority
         config.android.quotaTable = table
+        if let fcm { config.android.fcm = fcm }
         config.defaultApp.silentPush = .everyUpdate
         config.defaultApp.backgroundAppRefreshEnabled = false
         config.defaultApp.refresh.failureProbabilityWifi = 0
@@ -62,5 +63,13 @@ final class AndroidFCMTests: XCTestCase {
         // Android 13+: no bucket caps, all 12 at once.
         let now13 = deliveries(priority: .high, updates: sends, extra: [other], days: 2)
         XCTAssertEqual(now13.filter { $0.sent == $0.start }.count, 12)
+        // `device.android.fcm`: the caps switched on for Android 13+ with
+        // a frequent cap of 3: the first 3 at once, the rest in the window.
+        var capped = FCMRules()
+        capped.bucketCapsApply = true
+        capped.frequentPerDay = 3
+        let d3 = deliveries(priority: .high, updates: sends, extra: [other], days: 2, fcm: capped)
+        XCTAssertEqual(d3.filter { $0.sent == $0.start }.map(\.sent), Array(sends.prefix(3)))
+        XCTAssertFalse(d3.filter { $0.sent != $0.start }.isEmpty)
     }
 }

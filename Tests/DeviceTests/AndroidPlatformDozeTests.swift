@@ -10,9 +10,11 @@ import XCTest
 final class AndroidPlatformDozeTests: XCTestCase {
     /// App 0's refresh asked for every 15 min; one 10 s session of app 0 at
     /// 1 min, then `extra` sessions; Wi-Fi, no failures, no drain.
-    func refreshStarts(charging: [DeviceTrace.Charging] = [], extra: [DeviceTrace.Session] = []) -> [SimTime] {
+    func refreshStarts(charging: [DeviceTrace.Charging] = [], extra: [DeviceTrace.Session] = [],
+                       doze: DozeRules = DozeRules()) -> [SimTime] {
         var config = DeviceConfiguration()
         config.platform = .android
+        config.android.dozeTimings = doze
         config.defaultApp.refresh.failureProbabilityWifi = 0
         config.defaultApp.refresh.failureProbabilityCellular = 0
         config.defaultApp.forgetProbability = 0
@@ -40,6 +42,19 @@ final class AndroidPlatformDozeTests: XCTestCase {
         // The same from the pure model: every later start opens a window.
         let windows = DozeTimeline(rules: DozeRules()).maintenanceWindows(quietSince: quiet, from: quiet, to: SimTime(day: 1))
         for t in s.dropFirst() { XCTAssertTrue(windows.contains { $0.start == t }, "\(t) opens no window") }
+    }
+
+    /// `device.android.dozeTimings`: a first deep idle period of 30 min
+    /// (AOSP's 1 h by default) opens the first deep window at 1 h 30 of
+    /// quiet time instead of 2 h, and the next (an idle period of 1 h
+    /// after the 5-min window) at 2 h 35; the light windows before are unchanged.
+    func testDozeTimingsMoveTheWindows() {
+        let quiet = SimTime.zero + .minutes(1) + .seconds(10 as Int64)
+        var rules = DozeRules()
+        rules.idleTimeout = .minutes(30)
+        let s = refreshStarts(doze: rules)
+        XCTAssertEqual(Array(s.prefix(6)), [0, 20, 36, 52, 90, 155].map { quiet + .minutes($0) })
+        XCTAssertFalse(s.contains(quiet + .minutes(120)), "the default's first deep window")
     }
 
     /// Plugged in: no Doze, the refresh runs every 15 min all day.

@@ -27,7 +27,7 @@ final class AndroidPlatformQuotaTests: XCTestCase {
     /// network needed, no failures, no drain.
     func greedy(days: Int = 2, doze: Bool = false, buckets: Bool = true, table: JobQuotaGeneration = .android13Plus,
                 limit: SimDuration = .minutes(10), charging: [DeviceTrace.Charging] = [],
-                extra: [DeviceTrace.Session] = [])
+                extra: [DeviceTrace.Session] = [], rules: (inout AndroidWorkRules) -> Void = { _ in })
         -> (UserMetrics, [(start: SimTime, end: SimTime)]) {
         var config = DeviceConfiguration()
         config.platform = .android
@@ -35,6 +35,7 @@ final class AndroidPlatformQuotaTests: XCTestCase {
         config.android.buckets = buckets
         config.android.quotaTable = table
         config.android.executionLimit = limit
+        rules(&config.android)
         config.defaultApp.refresh.cpuSeconds = 3_000
         config.defaultApp.refresh.usesNetwork = false
         config.defaultApp.refresh.failureProbabilityWifi = 0
@@ -195,7 +196,7 @@ final class AndroidPlatformQuotaTests: XCTestCase {
     /// use (start and end); working set 12 h after, frequent once 24 h and
     /// 1 h of screen-on time have passed since, rare at 48 h and 2 h.
     func testBucketTransitionsFromUsageRecency() {
-        var q = BucketQuotas(apps: 2, generation: .android13Plus, at: .zero, screenOn: false)
+        var q = BucketQuotas(apps: 2, table: .android13Plus, at: .zero, screenOn: false)
         var state = DeviceState()
         func at(_ t: SimTime, foreground: Int32?) {
             state.isScreenOn = foreground != nil
@@ -218,7 +219,7 @@ final class AndroidPlatformQuotaTests: XCTestCase {
         // reached with the screen off, so it stays in working set.
         XCTAssertEqual(q.bucket(of: 1, at: .zero + h * 15 + h * 30), .workingSet)
         // Every app counts as used at time 0 (A10).
-        XCTAssertEqual(BucketQuotas(apps: 1, generation: .android13Plus, at: .zero, screenOn: false)
+        XCTAssertEqual(BucketQuotas(apps: 1, table: .android13Plus, at: .zero, screenOn: false)
             .bucket(of: 0, at: .zero + h * 11), .active)
     }
 }

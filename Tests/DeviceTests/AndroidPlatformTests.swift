@@ -164,10 +164,10 @@ final class AndroidPlatformTests: XCTestCase {
     func testTheContextAsksTheDevicesPlatform() {
         // Doze off: this is about the device-idle and battery rules alone
         // (Doze has its own tests, AndroidPlatformDozeTests).
-        var noDoze = DozeRules()
-        noDoze.deepEnabled = false
-        noDoze.lightEnabled = false
-        let android = AndroidPlatform(rules: AndroidWorkRules(), apps: 1, doze: noDoze)
+        var rules = AndroidWorkRules()
+        rules.dozeTimings.deepEnabled = false
+        rules.dozeTimings.lightEnabled = false
+        let android = AndroidPlatform(rules: rules, apps: 1)
         var state = DeviceState()
         state.batteryPercent = 17
         android.sync(now: .zero, state: state)

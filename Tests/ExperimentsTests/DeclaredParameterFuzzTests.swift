@@ -114,6 +114,16 @@ final class DeclaredParameterFuzzTests: XCTestCase {
         XCTAssertGreaterThan(fields, 120, "the declarations hold fewer numeric fields than the spec documents")
     }
 
+    /// The fields come from the declarations, so an object declared under
+    /// `device.android` is fuzzed with no change here: Android's rule sets
+    /// (`standby`, `jobQuota`, `dozeTimings`, `fcm`) are reached.
+    func testTheFieldsReachAndroidsRuleSets() {
+        let parents = Set(Self.fields(DeviceConfiguration.declarations).map { $0.keys.dropLast().joined(separator: ".") })
+        for object in ["android", "android.standby", "android.jobQuota", "android.dozeTimings", "android.fcm"] {
+            XCTAssertTrue(parents.contains(object), "the fuzz test does not reach device.\(object)")
+        }
+    }
+
     /// The same refusals through the command line: exit 65, the same
     /// message from `validate` and `run`, nothing left behind. One field of
     /// each declared type (the in-process test above covers every field).

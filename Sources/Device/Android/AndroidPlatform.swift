@@ -27,8 +27,7 @@ public final class AndroidPlatform: @unchecked Sendable {
     /// any other event of the device (`.farFuture`: none): a decision
     /// point on the loop's agenda.
     private(set) var nextEventTime: SimTime = SimTime(microseconds: .max)
-    /// Doze's timings (Docs/Android.md A9–A11; AOSP defaults, not yet a
-    /// spec key).
+    /// Doze's timings (Docs/Android.md A9–A11; `device.android.dozeTimings`).
     public let dozeRules: DozeRules
     /// Doze, driven by the screen and charger this platform sees at each
     /// ``sync(now:state:)`` (nil before the first).
@@ -46,19 +45,19 @@ public final class AndroidPlatform: @unchecked Sendable {
     /// What events.csv shows of this platform, kept until the simulator
     /// logs it (only when ``logs`` is set: a run with an event sink).
     var logs = false
-    /// FCM's high-priority caps (Android ≤ 12's with `quotaTable`
-    /// `android-12`, none later) and each app's high-priority deliveries.
+    /// FCM's high-priority caps (`device.android.fcm`: Android ≤ 12's with
+    /// `quotaTable` `android-12`, none later) and each app's high-priority deliveries.
     let fcmRules: FCMRules
     var fcmHighPriority: [[SimTime]]
     private(set) var log: [(kind: DeviceEvent.Kind, app: Int32, detail: String)] = []
 
-    init(rules: AndroidWorkRules, apps: Int, doze: DozeRules = DozeRules()) {
+    init(rules: AndroidWorkRules, apps: Int) {
         self.rules = rules
         self.timing = WorkRequestTiming(rules: rules)
         self.failedAttempts = Array(repeating: 0, count: apps)
-        self.dozeRules = doze
+        self.dozeRules = rules.dozeTimings
         self.apps = apps
-        self.fcmRules = rules.quotaTable == .upToAndroid12 ? .upToAndroid12 : FCMRules()
+        self.fcmRules = rules.fcm
         self.fcmHighPriority = Array(repeating: [], count: apps)
     }
 
@@ -82,7 +81,8 @@ public final class AndroidPlatform: @unchecked Sendable {
     func sync(now: SimTime, state: DeviceState) {
         if rules.buckets {
             if quotas == nil {
-                quotas = BucketQuotas(apps: apps, generation: rules.quotaTable, at: now, screenOn: state.isScreenOn)
+                quotas = BucketQuotas(apps: apps, table: rules.jobQuota, standbyRules: rules.standby,
+                                      at: now, screenOn: state.isScreenOn)
             }
             quotas!.sync(now: now, state: state)
         }

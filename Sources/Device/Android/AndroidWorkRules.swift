@@ -61,12 +61,30 @@ public struct AndroidWorkRules: DeclaredParameters, Hashable {
     /// quota, every other rule unchanged.
     public var buckets = true
     /// Which of QuotaController's two default tables the quotas follow
-    /// (Android.md A5): `android-13+` (default) or `android-12`.
-    public var quotaTable = JobQuotaGeneration.android13Plus
+    /// (Android.md A5): `android-13+` (default) or `android-12`. The table
+    /// gives ``jobQuota``'s and ``fcm``'s defaults: setting it replaces
+    /// both with the generation's (declared before them, so a spec's
+    /// explicit `jobQuota` and `fcm` keys, read after it, override the
+    /// table's values, whatever their order in the file).
+    public var quotaTable = JobQuotaGeneration.android13Plus {
+        didSet {
+            jobQuota = JobQuotaTable(quotaTable)
+            fcm = FCMRules(quotaTable)
+        }
+    }
     /// The priority the apps' servers give their FCM data messages (the
     /// Android counterpart of a silent push, AndroidPlatform.md A15).
     /// Default `normal`, FCM's default for data messages.
     public var fcmPriority = FCMPriority.normal
+    /// App Standby's bucket thresholds (AndroidPlatform.md A10).
+    public var standby = StandbyRules()
+    /// QuotaController's per-bucket quotas (A11–A13): ``quotaTable``'s
+    /// table, with the keys a spec gives.
+    public var jobQuota = JobQuotaTable()
+    /// Doze's timings (A9; JSON `dozeTimings`, beside the `doze` switch).
+    public var dozeTimings = DozeRules()
+    /// FCM's high-priority caps (A15): ``quotaTable``'s, with the keys a spec gives.
+    public var fcm = FCMRules()
 
     public init() {}
 
@@ -111,6 +129,11 @@ public struct AndroidWorkRules: DeclaredParameters, Hashable {
                 source: "AOSP QuotaController.QcConstants DEFAULT_LEGACY_* (android-12) / DEFAULT_CURRENT_* (android-13+)"),
         .choice("fcmPriority", \.fcmPriority,
                 source: "firebase.google.com 'Set and manage message priority': data messages are normal priority by default"),
+        // After `quotaTable`: its table is the base the keys given override.
+        .object("standby", \.standby, source: "AOSP AppStandbyController; its own keys"),
+        .object("jobQuota", \.jobQuota, source: "AOSP QuotaController.QcConstants (quotaTable's table); its own keys"),
+        .object("dozeTimings", \.dozeTimings, source: "AOSP DeviceIdleController.Constants; its own keys"),
+        .object("fcm", \.fcm, source: "developer.android.com power-details (quotaTable's caps); its own keys"),
     ]
 
     /// `minBackoffDelay ≤ backoffDelay ≤ maxBackoffDelay`.

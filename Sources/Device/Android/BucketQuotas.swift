@@ -39,10 +39,10 @@ struct BucketQuotas {
 
     /// Every app counts as used at time 0 (assumption, A10: the trace
     /// starts with the user's apps installed and in use).
-    init(apps: Int, generation: JobQuotaGeneration, standbyRules: StandbyRules = StandbyRules(),
+    init(apps: Int, table: JobQuotaTable, standbyRules: StandbyRules = StandbyRules(),
          at time: SimTime, screenOn: Bool) {
         self.standbyRules = standbyRules
-        self.table = JobQuotaTable(generation)
+        self.table = table
         screen = ScreenOnClock(screenOn: screenOn, at: time)
         standby = Array(repeating: AppStandby(lastUsed: time, screenOnAtLastUse: .zero), count: apps)
         quotas = Array(repeating: JobQuota(table: table), count: apps)

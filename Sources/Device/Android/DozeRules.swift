@@ -1,8 +1,8 @@
 import SimCore
 import Traces
 
-/// Doze's timings (AOSP `DeviceIdleController.Constants`): JSON key `doze`
-/// of ``AndroidParameters``. Docs/Android.md, rules A9–A12.
+/// Doze's timings (AOSP `DeviceIdleController.Constants`): JSON key
+/// `device.android.dozeTimings` (``AndroidWorkRules/dozeTimings``). Docs/Android.md, rules A9–A12.
 public struct DozeRules: DeclaredParameters, Hashable {
     /// Deep Doze at all (false: light Doze only; an ablation switch).
     public var deepEnabled = true

@@ -8,8 +8,8 @@ public enum FCMPriority: String, Sendable, Hashable, Codable {
     case normal
 }
 
-/// The per-bucket daily caps on high-priority messages: JSON key `fcm` of
-/// ``AndroidParameters``. developer.android.com "Power management resource
+/// The per-bucket daily caps on high-priority messages: JSON key
+/// `device.android.fcm` (its defaults ``AndroidWorkRules/quotaTable``'s). developer.android.com "Power management resource
 /// limits" (the FCM column): frequent 10 a day, rare 5, restricted 5, and
 /// "the app standby bucket high priority message limits only apply to
 /// Android 12 (API level 32) and lower"; Android 13 behaviour changes: "App
@@ -26,12 +26,13 @@ public struct FCMRules: DeclaredParameters, Hashable {
 
     public init() {}
 
+    /// The rules of a generation: the caps apply up to Android 12.
+    public init(_ generation: JobQuotaGeneration) {
+        bucketCapsApply = generation == .upToAndroid12
+    }
+
     /// The Android <= 12 rules: caps on.
-    public static let upToAndroid12: FCMRules = {
-        var r = FCMRules()
-        r.bucketCapsApply = true
-        return r
-    }()
+    public static let upToAndroid12 = FCMRules(.upToAndroid12)
 
     static let docs = "developer.android.com power-details, FCM column"
 

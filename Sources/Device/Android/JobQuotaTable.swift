@@ -37,7 +37,7 @@ public enum JobQuotaGeneration: String, Sendable, Hashable, Codable, CaseIterabl
 }
 
 /// The per-bucket job quotas and the limits shared by all buckets: JSON
-/// key `jobQuota` of ``AndroidParameters``. Every default is one of AOSP
+/// key `device.android.jobQuota` (its defaults ``AndroidWorkRules/quotaTable``'s). Every default is one of AOSP
 /// `QuotaController.QcConstants` (the file's constants are quoted in each
 /// source); the two published tables are ``upToAndroid12`` and
 /// ``android13Plus``, `init()` is the latter. Docs/Android.md, rules A4–A8.

@@ -48,7 +48,7 @@ public enum StandbyBucket: Int, Sendable, Hashable, CaseIterable, Comparable, Co
 /// `AppIdleHistory.getThresholdIndex`: an app is in the LEAST active bucket
 /// whose two thresholds are both reached, where "elapsed" is the time since
 /// the app's last use and "screen" the screen-on time since it. JSON key
-/// `standby` of ``AndroidParameters``. Docs/Android.md, rule A2.
+/// `device.android.standby` (``AndroidWorkRules/standby``). Docs/Android.md, rule A2.
 public struct StandbyRules: DeclaredParameters, Hashable {
     /// Elapsed time since last use from which the app is in working set
     /// (index 1; screen threshold 0).

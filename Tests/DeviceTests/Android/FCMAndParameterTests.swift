@@ -66,39 +66,44 @@ final class FCMAndParameterTests: XCTestCase {
         func leaves(_ infos: [ParameterInfo]) -> [ParameterInfo] {
             infos.flatMap { $0.kind == .object ? leaves($0.children) : [$0] }
         }
-        let all = leaves(AndroidParameters.declarations)
+        let all = leaves(Self.ruleSets)
         XCTAssertGreaterThan(all.count, 50)
         for p in all {
             XCTAssertFalse(p.source.isEmpty, p.key)
             if p.kind != .flag { XCTAssertNotNil(p.range, p.key) }
             if let v = p.defaultNumber, let r = p.range { XCTAssertTrue(r.contains(v), "\(p.key) default \(v) not in \(r)") }
         }
-        XCTAssertNil(AndroidParameters().rangeProblem)
-        XCTAssertNil(AndroidParameters(.upToAndroid12).rangeProblem)
-        let json = Data(#"{"jobQuota": {"rareWindow": "12h"}, "doze": {"idleTimeout": "30m"}}"#.utf8)
-        let p = try JSONDecoder().decode(AndroidParameters.self, from: json)
+        var android12 = AndroidWorkRules()
+        android12.quotaTable = .upToAndroid12
+        XCTAssertNil(AndroidWorkRules().rangeProblem)
+        XCTAssertNil(android12.rangeProblem)
+        let json = Data(#"{"jobQuota": {"rareWindow": "12h"}, "dozeTimings": {"idleTimeout": "30m"}}"#.utf8)
+        let p = try JSONDecoder().decode(AndroidWorkRules.self, from: json)
         XCTAssertEqual(p.jobQuota.rareWindow, .hours(12))
         XCTAssertEqual(p.jobQuota.frequentWindow, .hours(12))
-        XCTAssertEqual(p.doze.idleTimeout, .minutes(30))
+        XCTAssertEqual(p.dozeTimings.idleTimeout, .minutes(30))
         XCTAssertEqual(p.standby, StandbyRules())
-        let bad = Data(#"{"doze": {"idleTimeOut": "30m"}}"#.utf8)
-        XCTAssertThrowsError(try JSONDecoder().decode(AndroidParameters.self, from: bad)) { error in
+        let bad = Data(#"{"dozeTimings": {"idleTimeOut": "30m"}}"#.utf8)
+        XCTAssertThrowsError(try JSONDecoder().decode(AndroidWorkRules.self, from: bad)) { error in
             XCTAssertTrue(String(describing: error).contains("idleTimeOut"), "\(error)")
         }
-        let round = try JSONDecoder().decode(AndroidParameters.self,
-                                             from: JSONEncoder().encode(AndroidParameters(.upToAndroid12)))
-        XCTAssertEqual(round, AndroidParameters(.upToAndroid12))
+        let round = try JSONDecoder().decode(AndroidWorkRules.self, from: JSONEncoder().encode(android12))
+        XCTAssertEqual(round, android12)
     }
 
-    /// Docs/Android.md has a row for every leaf: `key` | default | range | source.
+    /// The rule sets' objects under `device.android` (`standby`, `jobQuota`, `dozeTimings`, `fcm`).
+    static let ruleSets = AndroidWorkRules.declarations.filter { $0.kind == .object }
+
+    /// Docs/ExperimentSpec.md has a row for every leaf: `android.key` | default | range | source.
     func testDocumentedParameterTable() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-        let doc = try String(contentsOf: root.appendingPathComponent("Docs/Android.md"), encoding: .utf8)
+        let doc = try String(contentsOf: root.appendingPathComponent("Docs/ExperimentSpec.md"), encoding: .utf8)
         let rows = Set(doc.split(separator: "\n").map(String.init))
         var missing: [String] = []
-        let json = String(decoding: try JSONEncoder().encode(AndroidParameters()), as: UTF8.self)
-        for object in AndroidParameters.declarations {
+        let json = String(decoding: try JSONEncoder().encode(AndroidWorkRules()), as: UTF8.self)
+        XCTAssertEqual(Self.ruleSets.map(\.key), ["standby", "jobQuota", "dozeTimings", "fcm"])
+        for object in Self.ruleSets {
             for leaf in object.children {
                 let value: String
                 switch leaf.kind {
@@ -106,10 +111,10 @@ final class FCMAndParameterTests: XCTestCase {
                 case .flag: value = json.contains("\"\(leaf.key)\":true") ? "true" : "false"
                 default: value = ValueRange.show(leaf.defaultNumber!)
                 }
-                let row = "| `\(object.key).\(leaf.key)` | \(value) | \(leaf.range?.description ?? "true or false") | \(leaf.source) |"
+                let row = "| `android.\(object.key).\(leaf.key)` | \(value) | \(leaf.range?.description ?? "true or false") | \(leaf.source) |"
                 if !rows.contains(row) { missing.append(row) }
             }
         }
-        XCTAssertTrue(missing.isEmpty, "Docs/Android.md lacks these rows:\n" + missing.joined(separator: "\n"))
+        XCTAssertTrue(missing.isEmpty, "Docs/ExperimentSpec.md lacks these rows:\n" + missing.joined(separator: "\n"))
     }
 }
