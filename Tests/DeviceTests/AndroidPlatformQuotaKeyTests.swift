@@ -31,7 +31,9 @@ extension AndroidPlatformQuotaTests {
     /// hour; the run it gets ends out of working set's quota. (Another
     /// app's session at 10 h is an event of the device: A12's
     /// approximation leaves no decision point of its own to the app whose
-    /// bucket changed while it was out of quota.)
+    /// bucket changed while it was out of quota; kept here so the test
+    /// reads the threshold alone, `testABucketDropWhileOutOfQuotaIsADecisionPoint`
+    /// checks the chain.)
     func testStandbyThresholdMovesTheBucketChange() {
         let lastUse = SimTime.zero + .minutes(1) + .seconds(10 as Int64)
         let from = lastUse + .hours(6), to = lastUse + .hours(12)
@@ -54,5 +56,22 @@ extension AndroidPlatformQuotaTests {
         XCTAssertEqual(android.bucket(of: 0, at: .zero + .hours(6)), .workingSet)
         XCTAssertEqual(AndroidPlatform(rules: AndroidWorkRules(), apps: 1).bucket(of: 0, at: .zero + .hours(6)), nil,
                        "no bucket before the first sync")
+    }
+
+    /// A12's chain: the app runs out of its active quota, its bucket drops
+    /// to working set (6 h threshold) before that quota frees, so at the
+    /// time it would have freed it is still out of working set's smaller
+    /// quota; the time that frees is the next decision point. With no other
+    /// event on the device, the app still runs again within working set's
+    /// 4 h window (before the chain, it never ran again in the 2 days).
+    func testABucketDropWhileOutOfQuotaIsADecisionPoint() {
+        let lastUse = SimTime.zero + .minutes(1) + .seconds(10 as Int64)
+        let (_, runs) = greedy(rules: { $0.standby.workingSetAfter = .hours(6) })
+        let afterDrop = runs.filter { $0.start >= lastUse + .hours(6) }
+        guard let first = afterDrop.first else { return XCTFail("the app never runs again after its bucket dropped") }
+        XCTAssertLessThanOrEqual(first.start, lastUse + .hours(6) + .hours(4) + .minutes(1))
+        // And keeps running, at working set's pace: one run per 4 h 30 s window.
+        XCTAssertGreaterThanOrEqual(afterDrop.count, 8)
+        XCTAssertLessThanOrEqual(busiestWindow(afterDrop, window: .hours(4)), .minutes(10))
     }
 }

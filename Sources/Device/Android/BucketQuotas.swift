@@ -138,11 +138,18 @@ struct BucketQuotas {
     }
 
     /// The earliest time after `now` an app out of quota is in quota
-    /// again (`.distantFuture`: none); passed ones are forgotten.
+    /// again (`.distantFuture`: none). A time that has passed is worked out
+    /// again if the app is still out of quota (its bucket dropped before
+    /// the quota freed, so a smaller quota holds it: A12), else forgotten.
     mutating func nextFree(after now: SimTime) -> SimTime {
         var next = SimTime.distantFuture
         for i in freeAt.indices where freeAt[i] != .distantFuture {
-            if freeAt[i] <= now { freeAt[i] = .distantFuture } else { next = min(next, freeAt[i]) }
+            if freeAt[i] <= now {
+                let b = bucket(of: i, at: now)
+                let again = quotas[i].isInQuota(at: now, bucket: b) ? .distantFuture : quotas[i].nextInQuota(at: now, bucket: b)
+                freeAt[i] = again > now ? again : .distantFuture
+            }
+            next = min(next, freeAt[i])
         }
         return next
     }
