@@ -34,8 +34,13 @@ struct BucketQuotas {
     /// used, at a run's end, never by a query: the run does not depend on
     /// what a policy asks.
     private var freeAt: [SimTime]
-    /// Times a run left its app out of quota (runs.csv `quota_exhausted`).
+    /// Times a run left its app out of quota (runs.csv `quota_exhausted`):
+    /// counted once per run, at its end (`jobEnded`), however many of its
+    /// tracked stretches (split by the charger or the foreground) ended out
+    /// of quota.
     private(set) var exhaustions = 0
+    /// A tracked stretch of the running job ended with its app out of quota.
+    private var runLeftOutOfQuota = false
 
     /// Every app counts as used at time 0 (assumption, A10: the trace
     /// starts with the user's apps installed and in use).
@@ -77,7 +82,11 @@ struct BucketQuotas {
             foreground = state.foregroundApp
         }
         guard let app = runningApp else { return }
-        let free = JobQuotaTable.isQuotaFree(bucket: bucket(of: app, at: now), charging: state.isCharging)
+        // The app coming to the foreground ends the tracked stretch as a
+        // plug-in does, its session's end starts a new one (A11: jobs of
+        // the top app are not counted).
+        let free = JobQuotaTable.isQuotaFree(bucket: bucket(of: app, at: now), charging: state.isCharging,
+                                             foreground: state.foregroundApp == Int32(app))
         if free, trackedSince != nil {
             closeTrackedStretch(at: now)
         } else if !free, trackedSince == nil {
@@ -90,6 +99,7 @@ struct BucketQuotas {
     mutating func jobStarted(app: Int, at now: SimTime, charging: Bool) {
         runningApp = app
         runningJobCounted = false
+        runLeftOutOfQuota = false
         trackedSince = nil
         stopAt = nil
         let b = bucket(of: app, at: now)
@@ -101,6 +111,8 @@ struct BucketQuotas {
     /// The running job ended at `now`: its tracked run time is charged (A11).
     mutating func jobEnded(at now: SimTime) {
         if trackedSince != nil { closeTrackedStretch(at: now) }
+        if runLeftOutOfQuota { exhaustions += 1 }
+        runLeftOutOfQuota = false
         runningApp = nil
     }
 
@@ -112,7 +124,7 @@ struct BucketQuotas {
         stopAt = nil
         let b = bucket(of: app, at: now)
         if !quotas[app].isInQuota(at: now, bucket: b) {
-            exhaustions += 1
+            runLeftOutOfQuota = true
             freeAt[app] = quotas[app].nextInQuota(at: now, bucket: b)
             return
         }

@@ -144,7 +144,7 @@ enum ExternalMessages {
     /// every pending id to its app's bucket and quota left ("" on iOS or
     /// with buckets off).
     static func androidMaps(_ c: PolicyContext) -> String {
-        guard c.android != nil else { return "" }
+        guard c.android?.rules.buckets == true else { return "" }
         var buckets: [String] = [], left: [String] = []
         for r in c.pending {
             guard let b = c.standbyBucket(of: r.app), let q = c.quotaLeft(of: r.app) else { return "" }

@@ -29,7 +29,7 @@ public enum WorldChecks {
         try DeviceRanges.checkAppNames(spec.appsNamedInDevice, worldApps: apps)
         try checkForceQuitReach(spec, worldApps: apps)
         try ResourceLimits.checkMemory(users: users, days: days, replications: spec.replications,
-                                       configurations: spec.configurations.count, metrics: Runner.metrics.count,
+                                       configurations: spec.configurations.count, metrics: Runner.metrics(for: spec).count,
                                        threads: threads, updatesPerDay: updatesPerDay, sessionsPerDay: sessionsPerDay,
                                        path: "$")
     }
