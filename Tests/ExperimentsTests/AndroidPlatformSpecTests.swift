@@ -74,6 +74,7 @@ final class AndroidPlatformSpecTests: XCTestCase {
         let both = try write(#"""
             {"name": "b", "seed": 3, "population": {"users": 3, "days": 2}, "policies": [{"name": "greedy"}],
              "devices": [{"label": "ios"}, {"label": "android", "device": {"platform": "android"}},
+               {"label": "no-doze-zones", "device": {"platform": "android", "android": {"doze": false}, "deadZones": {"perDay": 1}}},
                {"label": "no-doze", "device": {"platform": "android", "android": {"doze": false}}},
                {"label": "no-buckets", "device": {"platform": "android", "android": {"buckets": false, "quotaTable": "android-12"}}}]}
             """#)
@@ -86,6 +87,12 @@ final class AndroidPlatformSpecTests: XCTestCase {
         XCTAssertTrue(report.contains("| `android: greedy` − `no-doze: greedy` |"), report)
         XCTAssertTrue(report.contains("| `android: greedy` − `no-buckets: greedy` |"), report)
         XCTAssertFalse(report.contains("| `no-doze: greedy` − `ios: greedy` |"), "the platforms section pairs full Android only")
+        // An ablation device that differs in more than its switch (and the
+        // switched mechanism's own constants) is not paired.
+        let ablation = report.components(separatedBy: "## Android's mechanisms, one at a time")[1]
+            .components(separatedBy: "\n## ")[0]
+        XCTAssertTrue(ablation.contains("| `android: greedy` − `no-doze: greedy` |"), ablation)
+        XCTAssertFalse(ablation.contains("no-doze-zones"), "only the device that differs in its switch alone: \(ablation)")
         let bad = try write(#"{"name": "c", "seed": 1, "population": {"users": 1, "days": 1}, "policies": [{"name": "never"}], "device": {"platform": "android", "android": {"quotaTable": "android-9"}}}"#)
         XCTAssertThrowsError(try ExperimentSpec.load(path: bad, registry: .standard)) { error in
             XCTAssertTrue("\(error)".contains("quotaTable"), "\(error)")

@@ -14,6 +14,16 @@ extension ReportWriter {
         return d.platform == .android ? (d.android.doze, d.android.buckets) : nil
     }
 
+    /// `b`'s device is `a`'s once `change` is applied to it: the pair
+    /// differs in what `change` undoes and nothing else (the same world,
+    /// mechanisms and Android table), so their difference is that
+    /// mechanism's alone.
+    func sameDevice(_ b: Int, as a: Int, once change: (inout DeviceConfiguration) -> Void) -> Bool {
+        var device = spec.device(for: spec.configurations[b])
+        change(&device)
+        return device == spec.device(for: spec.configurations[a])
+    }
+
     /// The configuration running the same policy as `c` on a device that
     /// `matches`, if any.
     func samePolicy(as c: Int, on matches: (Int) -> Bool) -> Int? {
@@ -31,9 +41,21 @@ extension ReportWriter {
         var rows = ""
         let energy = results.metricIndex(Self.energy)
         for a in spec.configurations.indices where androidMechanisms(a).map({ $0.doze && $0.buckets }) == true {
-            guard let ios = samePolicy(as: a, on: { androidMechanisms($0) == nil }) else { continue }
-            let noDoze = samePolicy(as: a, on: { androidMechanisms($0).map { !$0.doze && $0.buckets } == true })
-            let noBuckets = samePolicy(as: a, on: { androidMechanisms($0).map { $0.doze && !$0.buckets } == true })
+            let android = spec.device(for: spec.configurations[a]).android
+            guard let ios = samePolicy(as: a, on: { androidMechanisms($0) == nil
+                && sameDevice($0, as: a) { $0.platform = .android; $0.android = android } }) else { continue }
+            // A mechanism switched off may differ from full Android in its
+            // own constants too (they act on nothing then).
+            let noDoze = samePolicy(as: a, on: { androidMechanisms($0).map { !$0.doze && $0.buckets } == true
+                && sameDevice($0, as: a) { $0.android.doze = true; $0.android.dozeTimings = android.dozeTimings } })
+            let noBuckets = samePolicy(as: a, on: { androidMechanisms($0).map { $0.doze && !$0.buckets } == true
+                && sameDevice($0, as: a) {
+                    $0.android.buckets = true
+                    $0.android.quotaTable = android.quotaTable  // first: it resets jobQuota and fcm
+                    $0.android.jobQuota = android.jobQuota
+                    $0.android.fcm = android.fcm                // its caps are per bucket
+                    $0.android.standby = android.standby
+                } })
             guard noDoze != nil || noBuckets != nil, let energy else { continue }
             let total = Aggregation.pairedComparison(results, metric: energy, configuration: a, against: ios).meanDifference
             for (b, what) in [(ios, "all of Android's rules"), (noDoze, "Doze"), (noBuckets, "buckets")] {
