@@ -20,3 +20,18 @@ final class ExternalAndroidMapsTests: XCTestCase {
         XCTAssertEqual(ExternalMessages.androidMaps(context), #","buckets":{},"quotaLeft":{}"#)
     }
 }
+
+/// A declaration quoted in an error names its rules in full, so two
+/// processes that declare different rules are told apart.
+final class ExternalDeclarationSummaryTests: XCTestCase {
+    func testTheSummaryWritesEveryRule() {
+        var a = ExternalDeclaration()
+        a.mode = .plans
+        a.rules = [ExternalRule(runFrom: 0, wakeAt: 0), ExternalRule(app: 3, kind: .processing, runFrom: nil, wakeAt: nil)]
+        XCTAssertTrue(a.summary.hasSuffix(#","rules":[{"runFrom":0,"wakeAt":0},{"app":3,"kind":"processing","runFrom":null,"wakeAt":null}]"#),
+                      a.summary)
+        var b = a
+        b.rules = [ExternalRule(runFrom: 0, wakeAt: nil), ExternalRule(app: 3, kind: .processing, runFrom: nil, wakeAt: nil)]
+        XCTAssertNotEqual(a.summary, b.summary)
+    }
+}

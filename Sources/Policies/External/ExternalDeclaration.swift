@@ -90,6 +90,6 @@ struct ExternalDeclaration: Equatable, Sendable {
         if mode == .decide { return #""mode":"decide","pending":"\#(pendingDelta ? "delta" : "full")""# }
         let kinds = Self.kindNames.filter { observes.contains($0.1) }.map { #""\#($0.0)""# }.joined(separator: ",")
         return #""mode":"plans","observes":[\#(kinds)],"planScope":"\#(scope == .all ? "all" : "app")""#
-            + (rules.isEmpty ? "" : #","rules":[\#(rules.count) rule(s)]"#)
+            + (rules.isEmpty ? "" : #","rules":["# + rules.map(\.json).joined(separator: ",") + "]")
     }
 }

@@ -26,6 +26,17 @@ struct ExternalRule: Equatable, Sendable {
         ExternalPlans.Plan(runFrom: runFrom, wakeAt: wakeAt.map { max($0, request.earliestBegin.microseconds) })
     }
 
+    /// The rule as the protocol writes it (for messages that quote a
+    /// declaration).
+    var json: String {
+        var fields: [String] = []
+        if let app { fields.append(#""app":\#(app)"#) }
+        if let kind, let name = Self.kindNames.first(where: { $0.1 == kind })?.0 { fields.append(#""kind":"\#(name)""#) }
+        fields.append(#""runFrom":\#(runFrom.map(String.init) ?? "null")"#)
+        fields.append(#""wakeAt":\#(wakeAt.map(String.init) ?? "null")"#)
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
     /// The protocol's names of the request kinds (a request's `kind`).
     static let kindNames: [(String, TaskKind)] = [("refresh", .appRefresh), ("processing", .processing), ("fetch", .legacyFetch)]
 
