@@ -13,9 +13,9 @@ public struct AndroidMetrics: Sendable, Hashable {
     public var dozeWindows = 0
     /// Runs that started in a maintenance window (work Doze batched, A9).
     public var dozeWindowRuns = 0
-    /// Background energy of the runs that started in a maintenance window
-    /// (each run's ledger: wake, CPU, radio promotion, transfer and tail),
-    /// joules.
+    /// Background energy of the runs that started in a maintenance window:
+    /// each run's own ledger (its CPU, radio promotion and transfer; the
+    /// wake and the radio's tail are the device's, not the run's), joules.
     public var maintenanceEnergyJoules: Double = 0
     /// Apps in each bucket at the end of the run (active, working set,
     /// frequent, rare, restricted; nil with buckets off).
@@ -36,7 +36,7 @@ public struct AndroidMetrics: Sendable, Hashable {
         .init(name: "quota_stops", unit: "count", description: "Android: running jobs stopped because their app's quota was used up (also in tasks_expired; A13)") { count($0, \.quotaStops) },
         .init(name: "doze_windows", unit: "count", description: "Android: Doze maintenance windows (light or deep) opened (A9)") { count($0, \.dozeWindows) },
         .init(name: "doze_window_runs", unit: "count", description: "Android: runs that started in a Doze maintenance window (work Doze batched; A9)") { count($0, \.dozeWindowRuns) },
-        .init(name: "energy_maintenance_j", unit: "J", description: "Android: background energy of the runs that started in a Doze maintenance window, their radio tails included (in energy_total_j)") { $0.android?.maintenanceEnergyJoules ?? .nan },
+        .init(name: "energy_maintenance_j", unit: "J", description: "Android: CPU, radio promotion and transfer energy of the runs that started in a Doze maintenance window, wakes and tails excluded (in energy_total_j)") { $0.android?.maintenanceEnergyJoules ?? .nan },
     ] + endBuckets.enumerated().map { i, b in
         UserMetrics.Column(name: "apps_\(b.name.replacingOccurrences(of: "-", with: "_"))_end", unit: "count",
                            description: "Android: apps in the \(b.name) standby bucket at the end of the run (A10; NaN with buckets off)") {
