@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 @testable import Experiments
-import Policies
+import Traces
 
 /// A result says which decision process made it: the manifest and each
 /// shard.json record the argv, the SHA-256 of every argv element that is a

@@ -4,7 +4,6 @@ import SimCore
 import Foundation
 import XCTest
 @testable import Experiments
-import Policies
 
 /// The documentation of the outputs names every column the code writes, and
 /// every suite in Benchmarks/suites is a valid spec.

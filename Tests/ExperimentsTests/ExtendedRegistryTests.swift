@@ -1,3 +1,4 @@
+import Traces
 import Device
 import Foundation
 import Policies

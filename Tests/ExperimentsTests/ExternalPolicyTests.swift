@@ -20,11 +20,7 @@ final class ExternalPolicyTests: XCTestCase {
     override func setUpWithError() throws { dir = try TemporaryDirectory() }
     override func tearDown() { dir.remove() }
 
-    static var hasPython: Bool {
-        ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").contains {
-            FileManager.default.isExecutableFile(atPath: "\($0)/python3")
-        } ?? false
-    }
+    static var hasPython: Bool { pythonIsOnPath }
 
     func skipWithoutPython() throws {
         try XCTSkipUnless(Self.hasPython, "python3 is not on PATH: the Python decision processes cannot run")

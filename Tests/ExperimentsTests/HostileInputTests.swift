@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 @testable import Experiments
-import Policies
+import Traces
 
 /// Hostile inputs, mutated at random from a fixed seed: specs (values,
 /// types, keys, raw bytes), trace sets (CSV fields and lines) and CLI

@@ -1,6 +1,6 @@
 import XCTest
 @testable import Experiments
-import Policies
+import Traces
 
 final class JSONTests: XCTestCase {
     func testParsesNestedDocumentKeepingKeyOrder() throws {

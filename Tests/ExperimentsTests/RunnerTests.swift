@@ -4,7 +4,7 @@ import Synchronization
 import TestSupport
 import XCTest
 @testable import Experiments
-import Policies
+import Traces
 
 /// End-to-end properties of `bgbench run` / `merge` on a tiny spec.
 final class RunnerTests: XCTestCase {

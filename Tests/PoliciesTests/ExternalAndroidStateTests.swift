@@ -3,6 +3,7 @@ import Foundation
 @testable import Policies
 import SimCore
 import Traces
+import TestSupport
 import XCTest
 
 /// What the OS tells a policy on Android (bucket, quota left, Doze) reaches
@@ -82,9 +83,7 @@ final class ExternalAndroidStateTests: XCTestCase {
     }
 
     func run(wholeList: Bool, platform: DevicePlatform = .android) throws -> (swift: [String], process: [String]) {
-        try XCTSkipUnless(ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").contains {
-            FileManager.default.isExecutableFile(atPath: "\($0)/python3")
-        } ?? false, "python3 is not on PATH")
+        try XCTSkipUnless(pythonIsOnPath, "python3 is not on PATH")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bgbench-android-state-\(UUID())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -3,7 +3,7 @@ import Foundation
 import SimCore
 import XCTest
 @testable import Policies
-import Policies
+import Traces
 
 /// The fast path of reply reading (``ExternalFastReplies``, over
 /// ``JSONParser``): on every reply it accepts it gives exactly what the

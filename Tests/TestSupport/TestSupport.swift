@@ -15,3 +15,12 @@ public struct TemporaryDirectory {
 
     public func remove() { try? FileManager.default.removeItem(at: url) }
 }
+
+/// `python3` is on PATH: the tests that run a Python decision process need
+/// it, and skip, saying why, where it is missing (CI's machines have it, so
+/// there they run).
+public var pythonIsOnPath: Bool {
+    ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").contains {
+        FileManager.default.isExecutableFile(atPath: "\($0)/python3")
+    } ?? false
+}

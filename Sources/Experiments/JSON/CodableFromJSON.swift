@@ -1,6 +1,5 @@
 import Foundation
 import Traces
-import Policies
 
 /// Decodes a `Codable` parameter struct from a spec node, strictly: type
 /// errors name their JSON path, and a key the type does not know is an

@@ -1,6 +1,5 @@
 import SimCore
 import Traces
-import Policies
 
 /// A problem in an experiment file, located by a JSON path such as
 /// `$.policies[2].params.interval`, with what was expected.

@@ -1,5 +1,5 @@
 import Foundation
-import Policies
+import Traces
 
 /// What a shard records of each CSV file it carries (`shard.json`, "files"):
 /// its data rows (lines after the header) and the SHA-256 of its bytes.

@@ -1,5 +1,5 @@
 import Foundation
-import Policies
+import Traces
 
 /// Writes a run's result files into a staging directory (``StagedDirectory``
 /// makes them appear together, or not at all).

@@ -1,5 +1,5 @@
 import Foundation
-import Policies
+import Traces
 
 /// What identifies an experiment's results: the merge refuses to combine
 /// shards whose identity differs (another spec, seed or bgbench version).

@@ -3,7 +3,7 @@
 // from the same runs as every other table.
 import Foundation
 import Stats
-import Policies
+import Traces
 
 extension ReportWriter {
     /// "## What backoff buys": for every `exponential-backoff` configuration

@@ -1,3 +1,4 @@
+import Traces
 import Foundation
 import Policies
 import SimCore

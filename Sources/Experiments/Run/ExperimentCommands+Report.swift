@@ -1,5 +1,5 @@
 import Foundation
-import Policies
+import Traces
 
 /// `bgbench report`: re-rendering a result from its verified `runs.csv`.
 extension ExperimentCommands {

@@ -1,3 +1,4 @@
+import Traces
 import Policies
 
 /// Which program runs the experiments: the executable as invoked and the

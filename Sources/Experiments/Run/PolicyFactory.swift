@@ -1,3 +1,4 @@
+import Traces
 import Foundation
 import Device
 import Policies

@@ -1,5 +1,5 @@
 import Foundation
-import Policies
+import Traces
 
 /// What a run cost the machine: wall time, CPU time, simulated events and
 /// peak memory. Recorded in `manifest.json` beside the results, never in

@@ -1,5 +1,5 @@
 import Device
-import Policies
+import Traces
 
 /// The `devices` axis of a spec: named variants of the device (its OS
 /// rules, energy model and app models), each a set of overrides merged over

@@ -1,9 +1,8 @@
 /// JSON string literals, written the one way bgbench writes them: `"` and
 /// `\` escaped, `\n`, `\r`, `\t` by name, other control characters as
 /// `\u00XX`, everything else as is (UTF-8). Used by the external policy's
-/// messages and by the spec and manifest writer in Experiments, which may
-/// import this module (Policies is the lowest module both can import;
-/// Policies may not import Experiments).
+/// messages and by the spec and manifest writer in Experiments: Traces,
+/// which reads the spec's text too, is below both.
 public enum JSONText {
     public static func quote(_ s: String) -> String {
         var out = "\""
