@@ -21,8 +21,8 @@ build: deps
 	$(SWIFT) build -c release
 
 ## run: build and run the default suite into Reports/default/, replacing it whole
-##      (about 30 s of CPU, 16 s on 2 free cores, plus the release build:
-##      143 s in all on a fresh clone); SUITE=paper runs it on 2,000 users
+##      (about 13 s of CPU, 7 s on 2 free cores, plus the release build:
+##      89 s in all on a fresh clone, README); SUITE=paper runs it on 2,000 users
 ##      for papers (ten times the CPU), SUITE=platforms sets iOS and Android
 ##      side by side (seconds), SUITE=smoke in seconds
 SUITE ?= default
