@@ -30,6 +30,25 @@ extension Command {
     }
 }
 
+/// A command whose one argument is a directory (`report <dir>`,
+/// `traces stats <dir>`): its usage, argument help and parsing follow from
+/// its path and `directoryHelp`.
+protocol DirectoryCommand: Command {
+    /// What the directory is, for the ARGUMENTS section of the help.
+    static var directoryHelp: String { get }
+    var directory: String { get }
+    init(directory: String)
+}
+
+extension DirectoryCommand {
+    static var usage: String { "\(commandName) <dir>" }
+    static var arguments: [(String, String)] { [("<dir>", directoryHelp)] }
+
+    init(parsing args: inout ArgumentList) throws(UsageError) {
+        self.init(directory: try args.onePositional("\(Self.path.joined(separator: " ")) takes exactly one directory"))
+    }
+}
+
 /// The exit statuses of every command, listed in every help text and in the README.
 enum ExitCodes {
     static let table: [(String, String)] = [

@@ -31,17 +31,12 @@ struct MergeCommand: Command {
     }
 }
 
-struct ReportCommand: Command {
+struct ReportCommand: DirectoryCommand {
     static let path = ["report"]
     static let overview = "Re-render report.md, summary.csv, comparison.csv and plots of a run directory from its runs.csv (checked against manifest.json first)."
-    static let usage = "bgbench report <dir>"
-    static let arguments = [("<dir>", "Output directory of 'bgbench run' or 'bgbench merge'.")]
+    static let directoryHelp = "Output directory of 'bgbench run' or 'bgbench merge'."
 
     let directory: String
-
-    init(parsing args: inout ArgumentList) throws(UsageError) {
-        directory = try args.onePositional("report takes exactly one directory")
-    }
 
     func run(tool: ExperimentTool) throws {
         try ExperimentCommands.report(directory: directory, tool: tool)

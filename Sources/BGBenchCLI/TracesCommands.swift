@@ -32,17 +32,12 @@ struct TracesGenerateCommand: Command {
     }
 }
 
-struct TracesStatsCommand: Command {
+struct TracesStatsCommand: DirectoryCommand {
     static let path = ["traces", "stats"]
     static let overview = "Statistics of a trace set as a markdown table, to check it against published figures."
-    static let usage = "bgbench traces stats <dir>"
-    static let arguments = [("<dir>", "A trace set directory (read strictly; errors name file, line and column).")]
+    static let directoryHelp = "A trace set directory (read strictly; errors name file, line and column)."
 
     let directory: String
-
-    init(parsing args: inout ArgumentList) throws(UsageError) {
-        directory = try args.onePositional("traces stats takes exactly one directory")
-    }
 
     func run(tool _: ExperimentTool) throws {
         print(try TraceCommands.stats(directory: URL(fileURLWithPath: directory)), terminator: "")
