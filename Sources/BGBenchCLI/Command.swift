@@ -36,7 +36,6 @@ extension Command {
 protocol DirectoryCommand: Command {
     /// What the directory is, for the ARGUMENTS section of the help.
     static var directoryHelp: String { get }
-    var directory: String { get }
     init(directory: String)
 }
 
