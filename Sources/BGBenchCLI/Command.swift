@@ -30,6 +30,44 @@ extension Command {
     }
 }
 
+/// A command whose one argument is a directory (`report <dir>`,
+/// `traces stats <dir>`): its usage, argument help and parsing follow from
+/// its path and `directoryHelp`.
+protocol DirectoryCommand: Command {
+    /// What the directory is, for the ARGUMENTS section of the help.
+    static var directoryHelp: String { get }
+    init(directory: String)
+}
+
+extension DirectoryCommand {
+    static var usage: String { "\(commandName) <dir>" }
+    static var arguments: [(String, String)] { [("<dir>", directoryHelp)] }
+
+    init(parsing args: inout ArgumentList) throws(UsageError) {
+        self.init(directory: try args.onePositional("\(Self.path.joined(separator: " ")) takes exactly one directory"))
+    }
+}
+
+/// The `--out <dir>` and `--force` of a command that writes a directory
+/// whole (`merge`, `traces generate`, `traces import`): their help and
+/// their parsing, `--out` required.
+struct OutputDirectory {
+    let path: String
+    /// Replace an existing directory (without it, one is refused).
+    let force: Bool
+
+    /// The two options' help lines; `outHelp` says what `--out` receives.
+    static func options(_ outHelp: String) -> [(String, String)] {
+        [("--out <dir>", outHelp), ("--force", "Replace an existing --out directory whole.")]
+    }
+
+    init(parsing args: inout ArgumentList) throws(UsageError) {
+        guard let out = try args.option("--out") else { throw UsageError("--out is required") }
+        path = out
+        force = try args.flag("--force")
+    }
+}
+
 /// The exit statuses of every command, listed in every help text and in the README.
 enum ExitCodes {
     static let table: [(String, String)] = [

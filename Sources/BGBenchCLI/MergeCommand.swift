@@ -6,42 +6,32 @@ struct MergeCommand: Command {
     static let overview = "Combine the shard directories of a sharded run into exactly the unsharded result."
     static let usage = "bgbench merge --out <dir> [--force] <shard-dir>..."
     static let arguments = [("<shard-dir>", "Directories written by 'bgbench run --shard i/n', all n of them.")]
-    static let options = [
-        ("--out <dir>", "Directory for the merged result (created whole at the end; never one of the shards)."),
-        ("--force", "Replace an existing --out directory whole."),
-    ]
+    static let options = OutputDirectory.options("Directory for the merged result (created whole at the end; never one of the shards).")
 
-    let out: String, shards: [String], force: Bool
+    let output: OutputDirectory, shards: [String]
 
     init(parsing args: inout ArgumentList) throws(UsageError) {
-        guard let out = try args.option("--out") else { throw UsageError("--out is required") }
-        self.out = out
-        force = try args.flag("--force")
+        output = try OutputDirectory(parsing: &args)
         shards = try args.positionals()
         guard !shards.isEmpty else { throw UsageError("give the shard directories to merge") }
     }
 
     func run(tool: ExperimentTool) throws {
         do {
-            let runs = try ExperimentCommands.merge(shardDirectories: shards, out: out, force: force, tool: tool)
-            print("merged \(shards.count) shards (\(runs) runs) into \(out)")
+            let runs = try ExperimentCommands.merge(shardDirectories: shards, out: output.path, force: output.force, tool: tool)
+            print("merged \(shards.count) shards (\(runs) runs) into \(output.path)")
         } catch let e as ExperimentCommands.MergeError {
             throw CommandFailure.badInput(e.message)
         }
     }
 }
 
-struct ReportCommand: Command {
+struct ReportCommand: DirectoryCommand {
     static let path = ["report"]
     static let overview = "Re-render report.md, summary.csv, comparison.csv and plots of a run directory from its runs.csv (checked against manifest.json first)."
-    static let usage = "bgbench report <dir>"
-    static let arguments = [("<dir>", "Output directory of 'bgbench run' or 'bgbench merge'.")]
+    static let directoryHelp = "Output directory of 'bgbench run' or 'bgbench merge'."
 
     let directory: String
-
-    init(parsing args: inout ArgumentList) throws(UsageError) {
-        directory = try args.onePositional("report takes exactly one directory")
-    }
 
     func run(tool: ExperimentTool) throws {
         try ExperimentCommands.report(directory: directory, tool: tool)

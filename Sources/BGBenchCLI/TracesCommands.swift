@@ -10,39 +10,31 @@ struct TracesGenerateCommand: Command {
         ("--users <n>", "Number of users (>= 1)."),
         ("--days <d>", "Days per user (>= 1); day 0 is a Monday."),
         ("--seed <s>", "Seed; the same seed gives byte-identical files."),
-        ("--out <dir>", "Directory to write (created whole at the end); see Datasets/README.md for the format."),
-        ("--force", "Replace an existing --out directory whole."),
-    ]
+    ] + OutputDirectory.options("Directory to write (created whole at the end); see Datasets/README.md for the format.")
 
-    let users: Int, days: Int, seed: UInt64, out: String, force: Bool
+    let users: Int, days: Int, seed: UInt64, output: OutputDirectory
 
     init(parsing args: inout ArgumentList) throws(UsageError) {
         guard let users = try args.intOption("--users", in: 1...10_000_000) else { throw UsageError("--users is required") }
         guard let days = try args.intOption("--days", in: 1...3650) else { throw UsageError("--days is required") }
         guard let seedText = try args.option("--seed") else { throw UsageError("--seed is required") }
         guard let seed = UInt64(seedText) else { throw UsageError("--seed expects an unsigned whole number, got \"\(seedText)\"") }
-        guard let out = try args.option("--out") else { throw UsageError("--out is required") }
-        force = try args.flag("--force")
+        output = try OutputDirectory(parsing: &args)
         guard try args.positionals().isEmpty else { throw UsageError("traces generate takes no positional arguments") }
-        self.users = users; self.days = days; self.seed = seed; self.out = out
+        self.users = users; self.days = days; self.seed = seed
     }
 
     func run(tool _: ExperimentTool) throws {
-        print(try TraceCommands.generate(users: users, days: days, seed: seed, out: URL(fileURLWithPath: out), force: force))
+        print(try TraceCommands.generate(users: users, days: days, seed: seed, out: URL(fileURLWithPath: output.path), force: output.force))
     }
 }
 
-struct TracesStatsCommand: Command {
+struct TracesStatsCommand: DirectoryCommand {
     static let path = ["traces", "stats"]
     static let overview = "Statistics of a trace set as a markdown table, to check it against published figures."
-    static let usage = "bgbench traces stats <dir>"
-    static let arguments = [("<dir>", "A trace set directory (read strictly; errors name file, line and column).")]
+    static let directoryHelp = "A trace set directory (read strictly; errors name file, line and column)."
 
     let directory: String
-
-    init(parsing args: inout ArgumentList) throws(UsageError) {
-        directory = try args.onePositional("traces stats takes exactly one directory")
-    }
 
     func run(tool _: ExperimentTool) throws {
         print(try TraceCommands.stats(directory: URL(fileURLWithPath: directory)), terminator: "")
@@ -59,13 +51,12 @@ struct TracesImportCommand: Command {
         ("--format <f>", "lsapp (tab-separated user_id, session_id, timestamp, app_name, event_type), events (user,time,app,event) or aware (AWARE tables)."),
         ("--seed <s>", "Seed of the synthesised streams (with aware: the power constants, Low Power Mode answers and, without applications_foreground, the apps)."),
         ("--time-zone <zone>", "aware only: the phone's time zone, an IANA name (Europe/Helsinki) or UTC; AWARE times are UTC."),
-        ("--out <dir>", "Directory to write the trace set to (created whole at the end)."),
-        ("--force", "Replace an existing --out directory whole."),
+    ] + OutputDirectory.options("Directory to write the trace set to (created whole at the end).") + [
         ("--sessions-only", "lsapp and events only: write the sessions alone (no users.csv, power, network or content): a spec synthesises the rest (Docs/ExperimentSpec.md, \"traces\")."),
     ]
 
     enum Format { case log(AppEventLogFormat), aware(TimeZone) }
-    let format: Format, seed: UInt64, out: String, inputs: [String], force: Bool, sessionsOnly: Bool
+    let format: Format, seed: UInt64, output: OutputDirectory, inputs: [String], sessionsOnly: Bool
 
     init(parsing args: inout ArgumentList) throws(UsageError) {
         guard let f = try args.option("--format") else { throw UsageError("--format is required (lsapp, events or aware)") }
@@ -91,25 +82,24 @@ struct TracesImportCommand: Command {
         guard let seed = seedText.map({ UInt64($0) }) ?? 0 else {
             throw UsageError("--seed expects an unsigned whole number, got \"\(seedText ?? "")\"")
         }
-        guard let out = try args.option("--out") else { throw UsageError("--out is required") }
-        force = try args.flag("--force")
+        output = try OutputDirectory(parsing: &args)
         let rest = try args.positionals()
         if case .log = format {
             guard rest.count == 1 else { throw UsageError("traces import takes exactly one log file") }
         } else {
             guard !rest.isEmpty else { throw UsageError("traces import --format aware takes one or more table files or directories") }
         }
-        self.seed = seed; self.out = out; self.inputs = rest
+        self.seed = seed; self.inputs = rest
     }
 
     func run(tool _: ExperimentTool) throws {
         switch format {
         case .log(let log):
             print(try TraceCommands.importLog(URL(fileURLWithPath: inputs[0]), format: log, seed: seed,
-                                              out: URL(fileURLWithPath: out), force: force, sessionsOnly: sessionsOnly))
+                                              out: URL(fileURLWithPath: output.path), force: output.force, sessionsOnly: sessionsOnly))
         case .aware(let zone):
             print(try TraceCommands.importAware(inputs.map { URL(fileURLWithPath: $0) }, seed: seed, timeZone: zone,
-                                                out: URL(fileURLWithPath: out), force: force))
+                                                out: URL(fileURLWithPath: output.path), force: output.force))
         }
     }
 }

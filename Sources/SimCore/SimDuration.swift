@@ -4,7 +4,7 @@
 /// decimal number followed by one unit, `us`, `ms`, `s`, `m`, `h` or `d`
 /// (`250ms`, `30s`, `1.5h`, `15m`, `1d`).
 @frozen
-public struct SimDuration: Hashable, Comparable, Sendable {
+public struct SimDuration: MicrosecondCount {
     public var microseconds: Int64
 
     @inlinable
@@ -31,20 +31,8 @@ public struct SimDuration: Hashable, Comparable, Sendable {
     @inlinable public static func hours(_ v: Int64) -> SimDuration { SimDuration(microseconds: v * microsecondsPerHour) }
     @inlinable public static func days(_ v: Int64) -> SimDuration { SimDuration(microseconds: v * microsecondsPerDay) }
 
-    /// The length in seconds, as a `Double`.
-    @inlinable
-    public var seconds: Double { Double(microseconds) / 1_000_000 }
+    // `seconds`, `<`, `+` and `-`: ``MicrosecondCount``.
 
-    @inlinable
-    public static func < (lhs: SimDuration, rhs: SimDuration) -> Bool { lhs.microseconds < rhs.microseconds }
-    @inlinable
-    public static func + (lhs: SimDuration, rhs: SimDuration) -> SimDuration {
-        SimDuration(microseconds: lhs.microseconds + rhs.microseconds)
-    }
-    @inlinable
-    public static func - (lhs: SimDuration, rhs: SimDuration) -> SimDuration {
-        SimDuration(microseconds: lhs.microseconds - rhs.microseconds)
-    }
     @inlinable
     public static func * (lhs: SimDuration, rhs: Int64) -> SimDuration {
         SimDuration(microseconds: lhs.microseconds * rhs)

@@ -4,7 +4,7 @@
 /// A plain `Int64` inside a struct, so the type checker keeps instants and
 /// durations apart at no run-time cost. 2^63 µs is about 292 000 years.
 @frozen
-public struct SimTime: Hashable, Comparable, Sendable {
+public struct SimTime: MicrosecondCount {
     /// Microseconds since the start of the trace.
     public var microseconds: Int64
 
@@ -22,10 +22,6 @@ public struct SimTime: Hashable, Comparable, Sendable {
     public init(day: Int, plus offset: SimDuration = .zero) {
         self.microseconds = Int64(day) * SimDuration.microsecondsPerDay + offset.microseconds
     }
-
-    /// Seconds since the start of the trace, as a `Double` (for reports).
-    @inlinable
-    public var seconds: Double { Double(microseconds) / 1_000_000 }
 
     /// Zero-based index of the day this instant falls in.
     @inlinable
@@ -47,18 +43,8 @@ public struct SimTime: Hashable, Comparable, Sendable {
     @inlinable
     public var isWeekend: Bool { weekday >= 5 }
 
-    @inlinable
-    public static func < (lhs: SimTime, rhs: SimTime) -> Bool { lhs.microseconds < rhs.microseconds }
-
-    @inlinable
-    public static func + (lhs: SimTime, rhs: SimDuration) -> SimTime {
-        SimTime(microseconds: lhs.microseconds + rhs.microseconds)
-    }
-
-    @inlinable
-    public static func - (lhs: SimTime, rhs: SimDuration) -> SimTime {
-        SimTime(microseconds: lhs.microseconds - rhs.microseconds)
-    }
+    // `seconds` (since the start of the trace), `<`, and `+` and `-` a
+    // duration: ``MicrosecondCount``.
 
     /// The duration from `rhs` to `lhs` (negative when `lhs` is earlier).
     @inlinable

@@ -345,6 +345,19 @@ enum CSVRows {
         }
     }
 
+    /// Every data row of `file`, checked for its field count, made a value
+    /// by `value`, which is handed the row and the values so far (a row's
+    /// rules are about the rows before it).
+    static func values<T>(_ dir: URL, _ file: String, _ value: (CSVRow, [T]) throws -> T) throws -> [T] {
+        var values: [T] = []
+        try forEach(dir, file) { row in
+            try row.expectCount()
+            let v = try value(row, values)
+            values.append(v)
+        }
+        return values
+    }
+
     /// The offset of the first `byte` in `base[from..<to]`, nil if none.
     @inline(__always)
     static func offset(of byte: UInt8, in base: UnsafePointer<UInt8>, from: Int, to: Int) -> Int? {

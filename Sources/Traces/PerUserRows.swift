@@ -1,12 +1,13 @@
 // The rules of the five per-user files (sessions, charging, Low Power Mode,
 // network, content updates; Datasets/README.md), in one place: each file is
-// read user by user through its own cursor, `take(position)` returning that
-// user's rows checked. Both readers use them: `TraceSetStream` one user at a
-// time, `TraceSetReader.read` by draining the stream.
+// read user by user through its own cursor (`UserRowCursor`), whose
+// `take…(position)` method for that file returns the user's rows checked.
+// Both readers use them: `TraceSetStream` one user at a time,
+// `TraceSetReader.read` by draining the stream.
 //
 // Rows are grouped by user in users.csv order, so a user's rows are the
 // rows from the cursor on that name the user; the first row of a later user
-// stays at the cursor for its own `take`. A user may have no rows in
+// stays at the cursor for its own `take…`. A user may have no rows in
 // sessions, charging or content (a quiet user); Low Power Mode and network
 // must be complete for every user.
 import Foundation
@@ -85,7 +86,7 @@ struct UserRowCursor {
             try row.expectCount()
             let p = try ctx.user(row, after: previous)
             guard p == pos else {
-                // A later user's row: its own `take` reads it. (An earlier
+                // A later user's row: its own `take…` reads it. (An earlier
                 // one cannot reach here: `user` rejects it above.)
                 stop = row.line
                 return false
@@ -116,53 +117,51 @@ struct UserRowCursor {
     }
 }
 
-/// sessions.csv: sorted, not overlapping, inside the horizon, known apps.
-struct SessionRows {
-    var file: UserRowCursor
-
+/// Each file's rules, one `take…` method per file: the user's rows, checked.
+extension UserRowCursor {
+    /// The rows of the user at `pos`, each made a value by `value`, which
+    /// is handed the row and the user's values so far (a row's rules are
+    /// about the rows before it); and where `rows` stopped.
     @inline(__always)
-    mutating func take(_ pos: Int, _ ctx: UserRowContext) throws -> [Session] {
-        var sessions: [Session] = []
-        var previousEnd = Int64.min
-        _ = try file.rows(of: pos, ctx) { row in
+    mutating func values<T>(of pos: Int, _ ctx: UserRowContext,
+                            _ value: (CSVRow, [T]) throws -> T) throws -> (values: [T], stop: Int?) {
+        var values: [T] = []
+        let stop = try rows(of: pos, ctx) { row in
+            let v = try value(row, values)
+            values.append(v)
+        }
+        return (values, stop)
+    }
+
+    /// sessions.csv: sorted, not overlapping, inside the horizon, known apps.
+    @inline(__always)
+    mutating func takeSessions(_ pos: Int, _ ctx: UserRowContext) throws -> [Session] {
+        try values(of: pos, ctx) { row, sessions in
             let (s, e) = try ctx.interval(row)
             let app = try row.int(4, min: 0, what: "an app index")
             guard app < ctx.appCount else { throw row.error(4, "unknown app \(app): apps.csv has 0..<\(ctx.appCount)") }
-            if s < previousEnd {
+            if let previousEnd = sessions.last?.end.microseconds, s < previousEnd {
                 throw row.error(2, "expected sessions sorted and not overlapping: start \(s) is before the previous session's end \(previousEnd)")
             }
-            sessions.append(Session(start: SimTime(microseconds: s), end: SimTime(microseconds: e), app: app))
-            previousEnd = e
-        }
-        return sessions
+            return Session(start: SimTime(microseconds: s), end: SimTime(microseconds: e), app: app)
+        }.values
     }
-}
 
-/// charging.csv: sorted, not overlapping, inside the horizon.
-struct ChargingRows {
-    var file: UserRowCursor
-
-    mutating func take(_ pos: Int, _ ctx: UserRowContext) throws -> [ChargingInterval] {
-        var charging: [ChargingInterval] = []
-        _ = try file.rows(of: pos, ctx) { row in
+    /// charging.csv: sorted, not overlapping, inside the horizon.
+    mutating func takeCharging(_ pos: Int, _ ctx: UserRowContext) throws -> [ChargingInterval] {
+        try values(of: pos, ctx) { row, charging in
             let (s, e) = try ctx.interval(row)
             if let last = charging.last, s < last.end.microseconds {
                 throw row.error(2, "expected charging intervals sorted and not overlapping: start \(s) is before the previous interval's end \(last.end.microseconds)")
             }
-            charging.append(ChargingInterval(start: SimTime(microseconds: s), end: SimTime(microseconds: e)))
-        }
-        return charging
+            return ChargingInterval(start: SimTime(microseconds: s), end: SimTime(microseconds: e))
+        }.values
     }
-}
 
-/// low_power_mode.csv: every user has exactly 2 · days rows: day 0 at 20
-/// then 10, day 1, ...
-struct LowPowerModeRows {
-    var file: UserRowCursor
-
-    mutating func take(_ pos: Int, _ ctx: UserRowContext) throws -> [LowPowerModeDecision] {
-        var decisions: [LowPowerModeDecision] = []
-        let stop = try file.rows(of: pos, ctx) { row in
+    /// low_power_mode.csv: every user has exactly 2 · days rows: day 0 at 20
+    /// then 10, day 1, ...
+    mutating func takeLowPowerMode(_ pos: Int, _ ctx: UserRowContext) throws -> [LowPowerModeDecision] {
+        let (decisions, stop): ([LowPowerModeDecision], Int?) = try values(of: pos, ctx) { row, decisions in
             let n = decisions.count
             let day = try row.int(2, min: 0, what: "a day index")
             let threshold = try row.int(3, min: 0, what: "20 or 10")
@@ -173,23 +172,18 @@ struct LowPowerModeRows {
             guard day < ctx.days else { throw row.error(2, "expected a day in 0..<\(ctx.days), found \(day)") }
             let expected = n % 2 == 0 ? 20 : 10
             guard threshold == expected else { throw row.error(3, "expected threshold \(expected) (20 then 10 each day), found \(threshold)") }
-            decisions.append(LowPowerModeDecision(day: day, thresholdPercent: threshold, accepts: accepts))
+            return LowPowerModeDecision(day: day, thresholdPercent: threshold, accepts: accepts)
         }
         guard decisions.count == 2 * ctx.days else {
-            throw file.errorAfterRows(stop, "user \(ctx.ids[pos]) has \(decisions.count) decisions; expected \(2 * ctx.days) (day 0..<\(ctx.days), thresholds 20 and 10)")
+            throw errorAfterRows(stop, "user \(ctx.ids[pos]) has \(decisions.count) decisions; expected \(2 * ctx.days) (day 0..<\(ctx.days), thresholds 20 and 10)")
         }
         return decisions
     }
-}
 
-/// network.csv: every user's intervals tile [0, horizon): first at 0, each
-/// starting at the previous end, last ending at the horizon.
-struct NetworkRows {
-    var file: UserRowCursor
-
-    mutating func take(_ pos: Int, _ ctx: UserRowContext) throws -> [NetworkInterval] {
-        var network: [NetworkInterval] = []
-        let stop = try file.rows(of: pos, ctx) { row in
+    /// network.csv: every user's intervals tile [0, horizon): first at 0, each
+    /// starting at the previous end, last ending at the horizon.
+    mutating func takeNetwork(_ pos: Int, _ ctx: UserRowContext) throws -> [NetworkInterval] {
+        let (network, stop): ([NetworkInterval], Int?) = try values(of: pos, ctx) { row, network in
             let (s, e) = try ctx.interval(row)
             let expectedStart = network.last?.end.microseconds ?? 0
             guard s == expectedStart else {
@@ -199,24 +193,21 @@ struct NetworkRows {
             guard let kind = NetworkKind(rawValue: String(row[3])) else {
                 throw row.error(4, "expected wifi, cellular or offline, found \"\(row[3])\"")
             }
-            network.append(NetworkInterval(start: SimTime(microseconds: s), end: SimTime(microseconds: e), kind: kind))
+            return NetworkInterval(start: SimTime(microseconds: s), end: SimTime(microseconds: e), kind: kind)
         }
         let end = network.last?.end.microseconds
         guard end == ctx.horizon else {
             let found = end.map { "they end at \($0)" } ?? "there are none"
-            throw file.errorAfterRows(stop, "user \(ctx.ids[pos]): expected network intervals tiling [0, \(ctx.horizon)); \(found)")
+            throw errorAfterRows(stop, "user \(ctx.ids[pos]): expected network intervals tiling [0, \(ctx.horizon)); \(found)")
         }
         return network
     }
-}
 
-/// content_updates.csv: a user's rows sorted by app, then time; times in
-/// [0, horizon).
-struct ContentRows {
-    var file: UserRowCursor
-
+    /// content_updates.csv: a user's rows sorted by app, then time; times in
+    /// [0, horizon). Read row by row rather than as `values`: a user's rows
+    /// become one array per app.
     @inline(__always)
-    mutating func take(_ pos: Int, _ ctx: UserRowContext) throws -> [[SimTime]] {
+    mutating func takeContent(_ pos: Int, _ ctx: UserRowContext) throws -> [[SimTime]] {
         // The current app's times in a local array, moved into the user's
         // per-app arrays when the app changes, so that each row appends to
         // one uniquely held array rather than through two subscripts.
@@ -225,7 +216,7 @@ struct ContentRows {
         var previousApp = 0
         var previousTime = Int64.min  // of the current app's last update
         let horizon = ctx.horizon  // captured alone (see `interval`)
-        _ = try file.rows(of: pos, ctx) { row in
+        _ = try rows(of: pos, ctx) { row in
             let app = try row.int(2, min: 0, what: "an app index")
             guard app < ctx.appCount else { throw row.error(2, "unknown app \(app): apps.csv has 0..<\(ctx.appCount)") }
             if app < previousApp {
@@ -246,24 +237,18 @@ struct ContentRows {
         if !times.isEmpty { updates[previousApp] = times }
         return updates
     }
-}
 
-/// battery_level.csv (optional, measured): a user's readings in strictly
-/// increasing time inside [0, horizon], levels in [0, 100] %.
-struct BatteryLevelRows {
-    var file: UserRowCursor
-
-    mutating func take(_ pos: Int, _ ctx: UserRowContext) throws -> [BatteryLevelSample] {
-        var samples: [BatteryLevelSample] = []
+    /// battery_level.csv (optional, measured): a user's readings in strictly
+    /// increasing time inside [0, horizon], levels in [0, 100] %.
+    mutating func takeBatteryLevel(_ pos: Int, _ ctx: UserRowContext) throws -> [BatteryLevelSample] {
         let horizon = ctx.horizon  // captured alone (see `interval`)
-        _ = try file.rows(of: pos, ctx) { row in
+        return try values(of: pos, ctx) { row, samples in
             let t = try row.int64(2, in: 0...horizon, what: "a time in µs in [0, \(horizon)] (the horizon)")
             if let last = samples.last, t <= last.time.microseconds {
                 throw row.error(2, "expected a user's readings in strictly increasing time; \(t) is not after the previous reading \(last.time.microseconds)")
             }
             let percent = try row.real(3, in: 0..<100.000_000_1, what: "a battery level in [0, 100] %")
-            samples.append(BatteryLevelSample(time: SimTime(microseconds: t), percent: percent))
-        }
-        return samples
+            return BatteryLevelSample(time: SimTime(microseconds: t), percent: percent)
+        }.values
     }
 }

@@ -179,9 +179,7 @@ public struct TraceSetHeader: Sendable {
     }
 
     private static func readApps(_ dir: URL) throws -> [TraceApp] {
-        var apps: [TraceApp] = []
-        try CSVRows.forEach(dir, TraceSetFile.apps) { row in
-            try row.expectCount()
+        let apps: [TraceApp] = try CSVRows.values(dir, TraceSetFile.apps) { row, apps in
             let index = try row.int(1, min: 0, what: "the app index")
             guard index == apps.count else {
                 throw row.error(1, "expected app index \(apps.count) (apps are numbered 0, 1, 2, ... in order), found \(index)")
@@ -192,13 +190,13 @@ public struct TraceSetHeader: Sendable {
             }
             if apps.contains(where: { $0.name == name }) { throw row.error(2, "duplicate app name \"\(name)\"") }
             let habit: Double? = row[6].isEmpty ? nil : try row.real(7, in: 0..<24, what: "a habit hour in [0, 24) or empty")
-            apps.append(TraceApp(
+            return TraceApp(
                 name: name,
                 contentUpdatesPerHour: try row.real(3, min: 0, what: "updates per hour >= 0"),
                 contentRhythmAmplitude: try row.real(4, in: 0..<1.000_000_1, what: "a rhythm amplitude in [0, 1]"),
                 contentPeakHour: try row.real(5, in: 0..<24, what: "a peak hour in [0, 24)"),
                 basePopularity: try row.real(6, min: 0, what: "a popularity >= 0"),
-                habitHour: habit))
+                habitHour: habit)
         }
         if apps.isEmpty {
             throw TraceFormatError(file: TraceSetFile.apps, line: 2, column: 0, message: "expected at least one app")
@@ -207,9 +205,7 @@ public struct TraceSetHeader: Sendable {
     }
 
     private static func readUsers(_ dir: URL, appCount: Int) throws -> [UserProfile] {
-        var users: [UserProfile] = []
-        try CSVRows.forEach(dir, TraceSetFile.users) { row in
-            try row.expectCount()
+        try CSVRows.values(dir, TraceSetFile.users) { row, users in
             let index = try row.int(1, min: 0, what: "a user index >= 0")
             if let last = users.last, index <= last.index {
                 throw row.error(1, "expected users in strictly increasing order (after user \(last.index)), found \(index)")
@@ -226,7 +222,7 @@ public struct TraceSetHeader: Sendable {
                     bar[app] = false
                 }
             }
-            users.append(UserProfile(
+            return UserProfile(
                 index: index, intensity: intensity,
                 meanSessionsPerDay: try row.real(3, min: 0, what: "sessions per day >= 0"),
                 screenOnDrainWatts: try row.real(4, min: 0, what: "a power in W >= 0"),
@@ -236,9 +232,8 @@ public struct TraceSetHeader: Sendable {
                 initialBatteryPercent: try row.real(8, in: 0..<100.000_000_1, what: "a battery level in [0, 100] %"),
                 lowPowerModeAccept20Probability: try row.real(9, in: 0..<1.000_000_1, what: "a probability in [0, 1]"),
                 lowPowerModeAccept10Probability: try row.real(10, in: 0..<1.000_000_1, what: "a probability in [0, 1]"),
-                backgroundAppRefreshEnabled: bar))
+                backgroundAppRefreshEnabled: bar)
         }
-        return users
     }
 }
 

@@ -8,12 +8,12 @@ import Foundation
 public final class TraceSetStream {
     public let header: TraceSetHeader
     private let context: UserRowContext
-    private var sessions: SessionRows
-    private var charging: ChargingRows?
-    private var lowPowerMode: LowPowerModeRows?
-    private var network: NetworkRows?
-    private var content: ContentRows?
-    private var batteryLevel: BatteryLevelRows?
+    private var sessions: UserRowCursor
+    private var charging: UserRowCursor?
+    private var lowPowerMode: UserRowCursor?
+    private var network: UserRowCursor?
+    private var content: UserRowCursor?
+    private var batteryLevel: UserRowCursor?
     /// Position in `header.profiles` of the next user to read.
     public private(set) var position = 0
 
@@ -32,12 +32,12 @@ public final class TraceSetStream {
         func open(_ file: String) throws -> UserRowCursor? {
             present.contains(file) ? try UserRowCursor(directory, file) : nil
         }
-        sessions = SessionRows(file: try UserRowCursor(directory, TraceSetFile.sessions))
-        charging = try open(TraceSetFile.charging).map(ChargingRows.init)
-        lowPowerMode = try open(TraceSetFile.lowPowerMode).map(LowPowerModeRows.init)
-        network = try open(TraceSetFile.network).map(NetworkRows.init)
-        content = try open(TraceSetFile.contentUpdates).map(ContentRows.init)
-        batteryLevel = try open(TraceSetFile.batteryLevel).map(BatteryLevelRows.init)
+        sessions = try UserRowCursor(directory, TraceSetFile.sessions)
+        charging = try open(TraceSetFile.charging)
+        lowPowerMode = try open(TraceSetFile.lowPowerMode)
+        network = try open(TraceSetFile.network)
+        content = try open(TraceSetFile.contentUpdates)
+        batteryLevel = try open(TraceSetFile.batteryLevel)
     }
 
     /// The next user's trace, every row of it checked; nil after the last
@@ -49,22 +49,22 @@ public final class TraceSetStream {
     /// first user with a bad row, and for that user of the first file.
     public func next() throws -> UserTrace? {
         guard position < header.profiles.count else {
-            try sessions.file.expectEnd(context)
-            try charging?.file.expectEnd(context)
-            try lowPowerMode?.file.expectEnd(context)
-            try network?.file.expectEnd(context)
-            try content?.file.expectEnd(context)
-            try batteryLevel?.file.expectEnd(context)
+            try sessions.expectEnd(context)
+            try charging?.expectEnd(context)
+            try lowPowerMode?.expectEnd(context)
+            try network?.expectEnd(context)
+            try content?.expectEnd(context)
+            try batteryLevel?.expectEnd(context)
             return nil
         }
         let pos = position
         var profile = header.profiles[pos]
-        let userSessions = try sessions.take(pos, context)
-        let userCharging = try charging?.take(pos, context) ?? []
-        let userLowPowerMode = try lowPowerMode?.take(pos, context) ?? []
-        let userNetwork = try network?.take(pos, context) ?? []
-        let userContent = try content?.take(pos, context) ?? Array(repeating: [], count: context.appCount)
-        let userBattery = try batteryLevel?.take(pos, context) ?? []
+        let userSessions = try sessions.takeSessions(pos, context)
+        let userCharging = try charging?.takeCharging(pos, context) ?? []
+        let userLowPowerMode = try lowPowerMode?.takeLowPowerMode(pos, context) ?? []
+        let userNetwork = try network?.takeNetwork(pos, context) ?? []
+        let userContent = try content?.takeContent(pos, context) ?? Array(repeating: [], count: context.appCount)
+        let userBattery = try batteryLevel?.takeBatteryLevel(pos, context) ?? []
         if !header.hasUsersFile { profile.meanSessionsPerDay = Double(userSessions.count) / Double(header.days) }
         let trace = UserTrace(profile: profile, horizon: header.horizon, sessions: userSessions, charging: userCharging,
                               network: userNetwork, contentUpdates: userContent, lowPowerModeDecisions: userLowPowerMode,
