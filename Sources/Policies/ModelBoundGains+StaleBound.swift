@@ -27,15 +27,15 @@ struct StaleBound: Sendable {
 
 extension ModelBoundGains {
     /// False only where the rule's answer is no, for app `a` (one of the
-    /// model's) whose P(launch first) in `now`'s hour is `first`. Cheap:
-    /// it works out expected updates at most once per app, hour and fetch.
+    /// model's) whose P(launch first) in hour `hour` of the trace is
+    /// `first`, asked at a time of that hour. Cheap: it works out expected
+    /// updates at most once per app, hour and fetch.
     @inline(__always)
-    mutating func mayReach(_ bar: Double, app a: Int, fetchedAt: SimTime, now: SimTime,
+    mutating func mayReach(_ bar: Double, app a: Int, fetchedAt: SimTime, hour: Int,
                            launchFirst first: Double) -> Bool {
         // The gain is P(stale) · first with P(stale) = 1 − e^−m ≤ 1, and
         // rounding the product cannot take it above `first`.
         if first < bar { return false }
-        let hour = Int(now.microseconds / SimDuration.microsecondsPerHour)
         if staleBounds[a].hour != hour || staleBounds[a].fetchedAt != fetchedAt {
             staleBounds[a] = StaleBound(hour: hour, fetchedAt: fetchedAt,
                                         gain: staleGainBound(app: a, fetchedAt: fetchedAt, hour: hour, launchFirst: first))

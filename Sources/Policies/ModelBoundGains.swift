@@ -45,6 +45,10 @@ struct ModelBoundGains: Sendable {
     /// hour's day (2) and the next day (1) are weekend days (NaN: not
     /// worked out yet).
     var launchFirstByCase: [Double] = []
+    /// The hour of the trace last asked about and its case (as in
+    /// `launchFirstByCase`): a decision point asks for every pending app
+    /// in the same hour, and the case is the same for all.
+    var hourCase = (hour: -1, kind: 0)
     /// Per app: the last fetch asked about and its expected updates from
     /// the midnight before it (`expectedUpdates`).
     var fetchTerm: [(at: SimTime, updates: Double)] = []
@@ -85,8 +89,9 @@ struct ModelBoundGains: Sendable {
     /// for the prepared model.
     mutating func reaches(_ bar: Double, app a: Int, fetchedAt: SimTime, now: SimTime) -> Bool {
         guard a < apps else { return ModelAwareBoundPolicy.gainReaches(bar, model!, app: a, fetchedAt: fetchedAt, now: now) }
-        let first = launchFirst(app: a, now: now)
-        guard mayReach(bar, app: a, fetchedAt: fetchedAt, now: now, launchFirst: first) else { return false }
+        let hour = Int(now.microseconds / SimDuration.microsecondsPerHour)
+        let first = launchFirst(app: a, hour: hour)
+        guard mayReach(bar, app: a, fetchedAt: fetchedAt, hour: hour, launchFirst: first) else { return false }
         let (m, error) = expectedUpdates(app: a, from: fetchedAt, to: now)
         // The rule's gain, (1 − e^−m) · first, differs from the one worked
         // out here by the expected updates' error (P(stale) moves by at
@@ -111,15 +116,25 @@ struct ModelBoundGains: Sendable {
     }
 
     /// `ModelAwareBoundPolicy.launchBeforeUpdate` at the start of `now`'s
-    /// hour: the same sum over the same terms, in the same order, for the
-    /// hour's case (see `launchFirstByCase`).
-    @inline(__always)
+    /// hour.
     mutating func launchFirst(app a: Int, now: SimTime) -> Double {
-        let hour = Int(now.microseconds / SimDuration.microsecondsPerHour)
-        let day = hour / 24
-        let weekend = (today: SimTime(day: day).isWeekend, tomorrow: SimTime(day: day + 1).isWeekend)
-        let i = a * 96 + ((weekend.today ? 2 : 0) + (weekend.tomorrow ? 1 : 0)) * 24 + hour % 24
+        launchFirst(app: a, hour: Int(now.microseconds / SimDuration.microsecondsPerHour))
+    }
+
+    /// `ModelAwareBoundPolicy.launchBeforeUpdate` at the start of hour
+    /// `hour` of the trace: the same sum over the same terms, in the same
+    /// order, for the hour's case (see `launchFirstByCase`).
+    @inline(__always)
+    mutating func launchFirst(app a: Int, hour: Int) -> Double {
+        if hour != hourCase.hour {
+            let day = hour / 24
+            hourCase = (hour, (SimTime(day: day).isWeekend ? 2 : 0) + (SimTime(day: day + 1).isWeekend ? 1 : 0))
+        }
+        let i = a * 96 + hourCase.kind * 24 + hour % 24
         if launchFirstByCase[i].isNaN {
+            // The hour's day, then the next (the last term, or none if the
+            // hour starts a day).
+            let weekend = (today: hourCase.kind >= 2, tomorrow: hourCase.kind % 2 == 1)
             var survive = 1.0, p = 0.0
             for k in 0..<25 {
                 let h = hour + k

@@ -72,7 +72,8 @@ final class ModelBoundCacheTests: XCTestCase {
                     // Bars about the gain, P(launch first) and the kept bound:
                     // either side of each early no's edge.
                     var probe = gains
-                    _ = probe.mayReach(0, app: b, fetchedAt: fetchedAt, now: now, launchFirst: first)
+                    _ = probe.mayReach(0, app: b, fetchedAt: fetchedAt,
+                                       hour: Int(now.microseconds / SimDuration.microsecondsPerHour), launchFirst: first)
                     let bound = probe.staleBounds[b].gain
                     XCTAssertGreaterThanOrEqual(bound, gain, "app \(b), fetched \(fetchedAt.microseconds), now \(now.microseconds)")
                     var bars = GainTestDifferentialTests.bars(around: gain, &rng)
