@@ -22,11 +22,10 @@ import Traces
 ///   the walk's by far less than `updatesError`; where the gain is that
 ///   close to the bar, the rule as written decides. So every answer is the
 ///   rule's (`GainTestDifferentialTests` compares the two on random models).
-/// - **An early no**: P(stale) ≤ 1, so P(launch first) below the bar is a
-///   no whatever the staleness; and a bound on the gain over the rest of
-///   the hour is kept per app (ModelBoundGains+StaleBound.swift), so an
-///   app asked again within the hour, not fetched since, is refused
-///   without working out its expected updates.
+/// - **An early no**: a bound on the gain over the rest of the hour, with
+///   P(launch first), is kept per app (ModelBoundGains+StaleBound.swift),
+///   so an app asked again within the hour, not fetched since, is mostly
+///   refused without working out its expected updates.
 struct ModelBoundGains: Sendable {
     /// The model these gains are for (nil: none yet; `prepare` sets it).
     private(set) var model: UsageModelKnowledge?
@@ -52,7 +51,7 @@ struct ModelBoundGains: Sendable {
     /// Per app: the last fetch asked about and its expected updates from
     /// the midnight before it (`expectedUpdates`).
     var fetchTerm: [(at: SimTime, updates: Double)] = []
-    /// Per app: a bound on the gain for the rest of the hour (`mayReach`).
+    /// Per app: a bound on the gain for the rest of the hour (`keptBound`).
     var staleBounds: [StaleBound] = []
 
     /// Works out the terms from `model` at the first call (the runner
@@ -90,8 +89,9 @@ struct ModelBoundGains: Sendable {
     mutating func reaches(_ bar: Double, app a: Int, fetchedAt: SimTime, now: SimTime) -> Bool {
         guard a < apps else { return ModelAwareBoundPolicy.gainReaches(bar, model!, app: a, fetchedAt: fetchedAt, now: now) }
         let hour = Int(now.microseconds / SimDuration.microsecondsPerHour)
-        let first = launchFirst(app: a, hour: hour)
-        guard mayReach(bar, app: a, fetchedAt: fetchedAt, hour: hour, launchFirst: first) else { return false }
+        let kept = keptBound(app: a, fetchedAt: fetchedAt, hour: hour)
+        guard kept.gain >= bar else { return false }
+        let first = kept.launchFirst
         let (m, error) = expectedUpdates(app: a, from: fetchedAt, to: now)
         // The rule's gain, (1 − e^−m) · first, differs from the one worked
         // out here by the expected updates' error (P(stale) moves by at
@@ -124,7 +124,6 @@ struct ModelBoundGains: Sendable {
     /// `ModelAwareBoundPolicy.launchBeforeUpdate` at the start of hour
     /// `hour` of the trace: the same sum over the same terms, in the same
     /// order, for the hour's case (see `launchFirstByCase`).
-    @inline(__always)
     mutating func launchFirst(app a: Int, hour: Int) -> Double {
         if hour != hourCase.hour {
             let day = hour / 24
