@@ -131,8 +131,8 @@ struct ModelBoundGains: Sendable {
         }
         let i = a * 96 + hourCase.kind * 24 + hour % 24
         if launchFirstByCase[i].isNaN {
-            // The hour's day, then the next (the last term, or none if the
-            // hour starts a day).
+            // Terms k < 24 − hour of the day fall on the hour's day, the
+            // rest (at least the last) on the next.
             let weekend = (today: hourCase.kind >= 2, tomorrow: hourCase.kind % 2 == 1)
             var survive = 1.0, p = 0.0
             for k in 0..<25 {
