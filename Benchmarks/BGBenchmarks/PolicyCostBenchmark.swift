@@ -9,8 +9,12 @@
 // Run alone, a configuration generates its users' traces (which a suite
 // does once per user for all its configurations): the CPU of generating the
 // same users, measured here, is taken off every run, so a policy with few
-// events (never, the oracles) is not charged for its world. The per-user
-// set-up of the simulator and the latency draws stay in.
+// events (never, the oracles) is not charged for its world. The same holds
+// for the users' models (`PopulationGenerator.modelKnowledge`), which the
+// runner generates once per user for every configuration that knows the
+// model (model-bound): the CPU of generating them is taken off those
+// configurations' runs, as it is part of the world, not of the policy.
+// The per-user set-up of the simulator and the latency draws stay in.
 import Device
 import Experiments
 import Foundation
@@ -32,10 +36,11 @@ extension BenchmarkFamily {
             greedySpec.configurations = [suite.configurations[g]]
             greedySpec.baseline = 0
             let generation = generationCPU(suite)
-            func perEvent(_ r: (cpu: Double, events: Int)) -> Double { (r.cpu - generation) / Double(max(1, r.events)) }
+            func perEvent(_ r: (cpu: Double, events: Int)) -> Double { (r.cpu - generation.traces) / Double(max(1, r.events)) }
             // Per configuration: best of 2 (CPU ns per event), greedy beside it.
-            var rows: [(label: String, family: String, cpu: Double, events: Int, greedy: Double)] = []
+            var rows: [(label: String, family: String, cpu: Double, events: Int, greedy: Double, knowsModel: Bool)] = []
             for c in suite.configurations.indices {
+                let knowsModel = suite.knowsModel(suite.configurations[c])
                 var one = suite
                 one.configurations = [suite.configurations[c]]
                 one.baseline = 0
@@ -45,11 +50,11 @@ extension BenchmarkFamily {
                     let r = cpuRun(one)
                     if r.cpu < best.cpu { best = r }
                 }
-                best.cpu -= generation
+                best.cpu -= generation.traces + (knowsModel ? generation.models : 0)
                 let family = suite.configurations[c].policy["name"].flatMap { v -> String? in
                     if case let .string(s) = v { return s } else { return nil }
                 } ?? suite.configurations[c].label
-                rows.append((suite.configurations[c].label, family, best.cpu, best.events, greedyBest))
+                rows.append((suite.configurations[c].label, family, best.cpu, best.events, greedyBest, knowsModel))
             }
             var families: [String] = []
             for r in rows where !families.contains(r.family) { families.append(r.family) }
@@ -59,9 +64,13 @@ extension BenchmarkFamily {
                 // Greedy's cost per event, averaged over the runs beside this family's.
                 let greedy = members.reduce(0) { $0 + $1.greedy } / Double(members.count)
                 let nsPerEvent = cpu * 1e9 / Double(max(1, events))
-                var lines = [String(format: "%@: %.1f × greedy (%@ configuration%@ × %d users × 7 days; generating the users, %.0f ms, taken off)",
+                let generated = members[0].knowsModel
+                    ? String(format: "generating the users, %.0f ms, and their models, %.0f ms, taken off",
+                             generation.traces * 1e3, generation.models * 1e3)
+                    : String(format: "generating the users, %.0f ms, taken off", generation.traces * 1e3)
+                var lines = [String(format: "%@: %.1f × greedy (%@ configuration%@ × %d users × 7 days; %@)",
                                     family, nsPerEvent / (greedy * 1e9),
-                                    "\(members.count)", members.count == 1 ? "" : "s", users, generation * 1e3)]
+                                    "\(members.count)", members.count == 1 ? "" : "s", users, generated)]
                 if members.count > 1 || members[0].label != family {
                     lines += members.map { m in
                         String(format: "  %@: %.0f ns/event, %.1f × greedy, %.0f events per user-week",
@@ -98,19 +107,34 @@ func defaultSuite(users: Int, days: Int) -> ExperimentSpec {
 }
 
 /// CPU seconds of generating the users of `spec`'s generated world as the
-/// runner does (the trace, then the device's view of it), best of 3.
-private func generationCPU(_ spec: ExperimentSpec) -> Double {
-    guard case let .generated(users, days, parameters) = spec.world else { return 0 }
-    var best = Double.infinity
-    for _ in 0..<3 {
-        let before = ProcessUsage.now().cpuSeconds
+/// runner does: their traces (the trace, then the device's view of it) and
+/// their models (`modelKnowledge`, a generator per user), each best of 3.
+private func generationCPU(_ spec: ExperimentSpec) -> (traces: Double, models: Double) {
+    guard case let .generated(users, days, parameters) = spec.world else { return (0, 0) }
+    func bestOf3(_ generate: () -> UInt64) -> Double {
+        var best = Double.infinity
+        for _ in 0..<3 {
+            let before = ProcessUsage.now().cpuSeconds
+            consume(generate())
+            best = min(best, ProcessUsage.now().cpuSeconds - before)
+        }
+        return best
+    }
+    let traces = bestOf3 {
         let generator = PopulationGenerator(parameters: parameters, seed: spec.seed, days: days)
         var sessions = 0
         for u in 0..<users { sessions &+= DeviceTrace(generator.user(u), apps: parameters.apps).sessions.count }
-        consume(UInt64(sessions))
-        best = min(best, ProcessUsage.now().cpuSeconds - before)
+        return UInt64(sessions)
     }
-    return best
+    let models = bestOf3 {
+        var apps = 0
+        for u in 0..<users {
+            apps &+= PopulationGenerator(parameters: parameters, seed: spec.seed, days: days)
+                .modelKnowledge(user: u).launchesPerHour.count
+        }
+        return UInt64(apps)
+    }
+    return (traces, models)
 }
 
 /// One run of `spec` on one thread: the process's CPU seconds it took and

@@ -12,14 +12,20 @@ import Traces
 ///   with each (app, hour-of-the-week-kind) term's `exp` worked out once
 ///   for the run: the model's rates depend only on the hour of the day and
 ///   weekday or weekend, and a whole hour's term is the same arithmetic
-///   wherever it falls. Kept per hour of the trace, as the rule uses one
-///   value per hour. Bit for bit the rule's value.
+///   wherever it falls. The sum's 25 hours reach into the next day and no
+///   further, so it depends only on the hour of the day and on whether
+///   that day and the next are weekend days: 96 cases per app, each worked
+///   out once for the run. Bit for bit the rule's value.
 /// - **Expected updates** since the last fetch are a difference of
 ///   cumulative sums (the updates expected from the start of a day to a
 ///   time of day): O(1) instead of an hourly walk. Rounding differs from
 ///   the walk's by far less than `updatesError`; where the gain is that
 ///   close to the bar, the rule as written decides. So every answer is the
 ///   rule's (`GainTestDifferentialTests` compares the two on random models).
+/// - **An early no**: a bound on the gain over the rest of the hour, with
+///   P(launch first), is kept per app (ModelBoundGains+StaleBound.swift),
+///   so an app asked again within the hour, not fetched since, is mostly
+///   refused without working out its expected updates.
 struct ModelBoundGains: Sendable {
     /// The model these gains are for (nil: none yet; `prepare` sets it).
     private(set) var model: UsageModelKnowledge?
@@ -33,12 +39,20 @@ struct ModelBoundGains: Sendable {
     /// Per app: expected updates from midnight to the start of each hour
     /// of the day, index app · 25 + hour (hour 24: the day's total).
     var cumulativeUpdates: [Double] = []
-    /// P(launch first) at the start of each hour of the trace, index
-    /// hour · apps + app (NaN: not worked out yet).
-    var launchFirstByHour: [Double] = []
+    /// P(launch first) at the start of an hour, per app and case, index
+    /// app · 96 + case · 24 + hour of the day, the case being whether the
+    /// hour's day (2) and the next day (1) are weekend days (NaN: not
+    /// worked out yet).
+    var launchFirstByCase: [Double] = []
+    /// The hour of the trace last asked about and its case (as in
+    /// `launchFirstByCase`): a decision point asks for every pending app
+    /// in the same hour, and the case is the same for all.
+    var hourCase = (hour: -1, kind: 0)
     /// Per app: the last fetch asked about and its expected updates from
     /// the midnight before it (`expectedUpdates`).
     var fetchTerm: [(at: SimTime, updates: Double)] = []
+    /// Per app: a bound on the gain for the rest of the hour (`keptBound`).
+    var staleBounds: [StaleBound] = []
 
     /// Works out the terms from `model` at the first call (the runner
     /// makes a policy per user, whose model does not change).
@@ -50,7 +64,9 @@ struct ModelBoundGains: Sendable {
         updateRate = Array(repeating: 0, count: apps * 48)
         happens = Array(repeating: 0, count: apps * 48)
         cumulativeUpdates = Array(repeating: 0, count: apps * 25)
+        launchFirstByCase = Array(repeating: .nan, count: apps * 96)
         fetchTerm = Array(repeating: (SimTime(microseconds: -1), 0), count: apps)
+        staleBounds = Array(repeating: StaleBound(), count: apps)
         for a in 0..<apps {
             for bin in 0..<48 {
                 // A time in that bin (day 5 is a Saturday) read through the
@@ -72,13 +88,16 @@ struct ModelBoundGains: Sendable {
     /// for the prepared model.
     mutating func reaches(_ bar: Double, app a: Int, fetchedAt: SimTime, now: SimTime) -> Bool {
         guard a < apps else { return ModelAwareBoundPolicy.gainReaches(bar, model!, app: a, fetchedAt: fetchedAt, now: now) }
-        let first = launchFirst(app: a, now: now)
+        let hour = Int(now.microseconds / SimDuration.microsecondsPerHour)
+        let kept = keptBound(app: a, fetchedAt: fetchedAt, hour: hour)
+        guard kept.gain >= bar else { return false }
+        let first = kept.launchFirst
         let (m, error) = expectedUpdates(app: a, from: fetchedAt, to: now)
         // The rule's gain, (1 − e^−m) · first, differs from the one worked
         // out here by the expected updates' error (P(stale) moves by at
         // most as much), the rule's stop at 30 expected updates (P(stale)
         // then within e^−30 < 1e-13 of 1) and rounding (below 1e-15).
-        let margin = first * (error + 1e-13) + 1e-15
+        let margin = Self.margin(launchFirst: first, error: error)
         // Most answers need no `exp`: m / (1 + m) ≤ 1 − e^−m ≤ min(m, 1).
         if min(m, 1) * first + margin < bar { return false }
         if m / (1 + m) * first - margin >= bar { return true }
@@ -88,20 +107,37 @@ struct ModelBoundGains: Sendable {
         return ModelAwareBoundPolicy.gainReaches(bar, model!, app: a, fetchedAt: fetchedAt, now: now)
     }
 
-    /// `ModelAwareBoundPolicy.launchBeforeUpdate` at the start of `now`'s
-    /// hour: the same sum over the same terms, in the same order.
+    /// How far the rule's gain can be from P(launch first) · P(stale)
+    /// worked out from expected updates that are within `error` of the
+    /// rule's (see `reaches`).
     @inline(__always)
+    static func margin(launchFirst first: Double, error: Double) -> Double {
+        first * (error + 1e-13) + 1e-15
+    }
+
+    /// `ModelAwareBoundPolicy.launchBeforeUpdate` at the start of `now`'s
+    /// hour.
     mutating func launchFirst(app a: Int, now: SimTime) -> Double {
-        let hour = Int(now.microseconds / SimDuration.microsecondsPerHour)
-        let i = hour * apps + a
-        if i >= launchFirstByHour.count {
-            launchFirstByHour += Array(repeating: .nan, count: i + 1 - launchFirstByHour.count + 24 * apps)
+        launchFirst(app: a, hour: Int(now.microseconds / SimDuration.microsecondsPerHour))
+    }
+
+    /// `ModelAwareBoundPolicy.launchBeforeUpdate` at the start of hour
+    /// `hour` of the trace: the same sum over the same terms, in the same
+    /// order, for the hour's case (see `launchFirstByCase`).
+    mutating func launchFirst(app a: Int, hour: Int) -> Double {
+        if hour != hourCase.hour {
+            let day = hour / 24
+            hourCase = (hour, (SimTime(day: day).isWeekend ? 2 : 0) + (SimTime(day: day + 1).isWeekend ? 1 : 0))
         }
-        if launchFirstByHour[i].isNaN {
+        let i = a * 96 + hourCase.kind * 24 + hour % 24
+        if launchFirstByCase[i].isNaN {
+            // Terms k < 24 − hour of the day fall on the hour's day, the
+            // rest (at least the last) on the next.
+            let weekend = (today: hourCase.kind >= 2, tomorrow: hourCase.kind % 2 == 1)
             var survive = 1.0, p = 0.0
             for k in 0..<25 {
                 let h = hour + k
-                let bin = a * 48 + (SimTime(day: h / 24).isWeekend ? 24 : 0) + h % 24
+                let bin = a * 48 + ((k < 24 - hour % 24 ? weekend.today : weekend.tomorrow) ? 24 : 0) + h % 24
                 let l = launchRate[bin], u = updateRate[bin]
                 if l + u > 0 {
                     let happens = happens[bin]
@@ -110,9 +146,9 @@ struct ModelBoundGains: Sendable {
                 }
                 if survive < 1e-4 { break }
             }
-            launchFirstByHour[i] = p
+            launchFirstByCase[i] = p
         }
-        return launchFirstByHour[i]
+        return launchFirstByCase[i]
     }
 
     /// `ModelAwareBoundPolicy.expectedUpdates` (without its stop at 30) as
@@ -126,24 +162,36 @@ struct ModelBoundGains: Sendable {
     mutating func expectedUpdates(app a: Int, from: SimTime, to: SimTime) -> (m: Double, error: Double) {
         let start = max(from, to - .hours(48))
         guard start < to else { return (0, 0) }
-        let perDay = cumulativeUpdates[a * 25 + 24]
-        // Expected updates from the midnight that starts `start`'s day to
-        // `t` (times of a run are ≥ 0, so division is floor division).
         let firstDay = start.microseconds / SimDuration.microsecondsPerDay
-        @inline(__always) func cumulative(_ t: SimTime) -> Double {
-            let days = t.microseconds / SimDuration.microsecondsPerDay
-            let ofDay = t.microseconds - days * SimDuration.microsecondsPerDay
-            let h = Int(ofDay / SimDuration.microsecondsPerHour)
-            let intoHour = Double(ofDay - Int64(h) * SimDuration.microsecondsPerHour) / Double(SimDuration.microsecondsPerHour)
-            return Double(days - firstDay) * perDay + cumulativeUpdates[a * 25 + h] + updateRate[a * 48 + h] * intoHour
-        }
         let atStart: Double
         if start == from {
-            if fetchTerm[a].at != from { fetchTerm[a] = (from, cumulative(from)) }
+            if fetchTerm[a].at != from { fetchTerm[a] = (from, updates(app: a, fromMidnightOf: firstDay, to: from)) }
             atStart = fetchTerm[a].updates
         } else {
-            atStart = cumulative(start)
+            atStart = updates(app: a, fromMidnightOf: firstDay, to: start)
         }
-        return (cumulative(to) - atStart, 1e-12 * (1 + 3 * perDay))
+        return (updates(app: a, fromMidnightOf: firstDay, to: to) - atStart, updatesError(app: a, days: 3))
+    }
+
+    /// Expected updates of `a` from the midnight that starts day `firstDay`
+    /// to `t`, a time of that day or later (times of a run are ≥ 0, so
+    /// division is floor division).
+    @inline(__always)
+    func updates(app a: Int, fromMidnightOf firstDay: Int64, to t: SimTime) -> Double {
+        let days = t.microseconds / SimDuration.microsecondsPerDay
+        let ofDay = t.microseconds - days * SimDuration.microsecondsPerDay
+        let h = Int(ofDay / SimDuration.microsecondsPerHour)
+        let intoHour = Double(ofDay - Int64(h) * SimDuration.microsecondsPerHour) / Double(SimDuration.microsecondsPerHour)
+        return Double(days - firstDay) * cumulativeUpdates[a * 25 + 24] + cumulativeUpdates[a * 25 + h]
+            + updateRate[a * 48 + h] * intoHour
+    }
+
+    /// How far a difference of two `updates` within `days` days of one
+    /// midnight, or the rule's walk over the same span, can be from the
+    /// exact expected updates: a few hundred roundings of at most `days`
+    /// days' updates, with room to spare.
+    @inline(__always)
+    func updatesError(app a: Int, days: Double) -> Double {
+        1e-12 * (1 + days * cumulativeUpdates[a * 25 + 24])
     }
 }
