@@ -76,6 +76,8 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
     var timing: LaunchTiming
     /// Whole-hour terms of the gain test, kept while each app's rates hold.
     var hourTerms = LaunchHourTerms()
+    /// Per app, a bound on the launch factor over the current hour.
+    var hourBounds = LaunchHourBounds()
     public var recheck: SimDuration
     public var horizon: SimDuration
 
@@ -141,8 +143,11 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
     /// sums reused (LaunchModel+GainTest.swift, LaunchWindows.swift); the
     /// same answer every time: where the kept sums' rounding could matter
     /// (gain within a relative 1e-9 of the bar) the sum is done as written.
+    /// "No" comes first, from bounds (`quicklyBelow`); the sum only after.
     mutating func gainReaches(_ bar: Double, app a: Int, now: SimTime) -> Bool {
-        let stale = content.staleProbability(app: a, now: now)
+        let m = content.staleExponent(app: a, now: now)
+        if bar > 0 && quicklyBelow(bar, staleExponent: m, app: a, now: now) { return false }
+        let stale = ContentRateEstimator.staleProbability(exponent: m)
         guard stale > 0 else { return 0 >= bar }
         return launches.launchBeforeUpdateReaches(bar, stale: stale, app: a, now: now, updatesPerHour: content.rate(app: a),
                                                   horizon: horizon, terms: &hourTerms)

@@ -1,0 +1,87 @@
+// cost-aware-predictor's quick "no" (CostAwarePredictorPolicy+QuickNo.swift,
+// LaunchHourBound.swift) against the plain computation: the hour bound is
+// at least the written launch factor at every time of its hour, and the
+// answers through the kept bounds are the plain sum's, on random models
+// whose rates change between queries minutes apart.
+@_spi(BuiltInPolicies) import Device
+import Foundation
+@testable import Policies
+import SimCore
+import TestSupport
+import XCTest
+
+final class CostAwareGainCacheTests: XCTestCase {
+    func testHourBoundIsAboveTheLaunchFactorAllHour() {
+        var rng = TestRandom(seed: 5261)
+        var checked = 0
+        for world in 0..<40 {
+            let apps = 1 + Int(rng.next() * 5)
+            var policy = GainTestDifferentialTests.randomLearner(world: world, apps: apps, &rng)
+            var t = SimTime.zero
+            let end = SimTime(day: 2 + Int(rng.next() * 8))
+            while t < end {
+                t = t + .seconds(rng.next() * 3 * 3600)
+                GainTestDifferentialTests.randomObservation(&policy, apps: apps, at: t, &rng)
+                let model = policy.launches
+                for a in 0..<min(apps, model.apps) {
+                    let u = policy.content.rate(app: a)
+                    guard u.isFinite else { continue }
+                    let bound = model.hourBound(app: a, now: t, updatesPerHour: u, horizon: policy.horizon,
+                                                terms: &policy.hourTerms)
+                    // Times of the same hour, the model unchanged (short-lived terms aside).
+                    let hour = SimDuration.microsecondsPerHour
+                    let start = t.microseconds / hour * hour
+                    for _ in 0..<6 {
+                        let at = SimTime(microseconds: start + Int64(rng.next() * Double(hour)))
+                        let extra = model.boosts(app: a, at: at)
+                        guard extra.recency == 0 && extra.previous == 0 else { continue }
+                        let factor = model.launchBeforeUpdate(app: a, now: at, updatesPerHour: u, horizon: policy.horizon)
+                        if factor.isNaN || bound.isNaN { continue }
+                        XCTAssertGreaterThanOrEqual(bound * (1 + 1e-12), factor,
+                                                    "world \(world), app \(a), at \(at.microseconds)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(checked, 5_000)
+    }
+
+    func testQuickNoAnswersAsThePlainSum() {
+        var rng = TestRandom(seed: 2605)
+        var checked = 0, quick = 0
+        for world in 0..<48 {
+            let apps = 1 + Int(rng.next() * 5)
+            var policy = GainTestDifferentialTests.randomLearner(world: world, apps: apps, &rng)
+            var t = SimTime.zero
+            let end = SimTime(day: 2 + Int(rng.next() * 6))
+            while t < end {
+                t = t + .seconds(rng.next() * 1200)
+                if rng.next() < 0.15 {
+                    GainTestDifferentialTests.randomObservation(&policy, apps: apps, at: t, &rng)
+                } else {
+                    policy.roll(PolicyContext(now: t, device: DeviceState(network: .wifi), appCount: apps))
+                }
+                for b in 0..<apps {
+                    let gain = policy.expectedGain(app: b, now: t)
+                    // The bars a run asks (fixed per world) and bars at the gain.
+                    let runBar = [0.002, 0.01, 0.03, 0.1, 0.3][world % 5] * (rng.next() < 0.5 ? 1 : 14)
+                    for bar in [runBar] + GainTestDifferentialTests.bars(around: gain, &rng) {
+                        if bar > 0 {
+                            let m = policy.content.staleExponent(app: b, now: t)
+                            if policy.quicklyBelow(bar, staleExponent: m, app: b, now: t) {
+                                XCTAssertLessThan(gain, bar, "world \(world), app \(b), t \(t.microseconds), bar \(bar)")
+                                quick += 1
+                            }
+                        }
+                        XCTAssertEqual(policy.gainReaches(bar, app: b, now: t), gain >= bar,
+                                       "world \(world), app \(b), t \(t.microseconds), gain \(gain), bar \(bar)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(checked, 20_000)
+        XCTAssertGreaterThan(quick, checked / 10)
+    }
+}
