@@ -1,8 +1,8 @@
-// cost-aware-predictor's quick "no" (CostAwarePredictorPolicy+QuickNo.swift,
-// LaunchHourBound.swift) against the plain computation: the hour bound is
-// at least the written launch factor at every time of its hour, and the
-// answers through the kept bounds are the plain sum's, on random models
-// whose rates change between queries minutes apart.
+// cost-aware-predictor's kept hour bounds (LaunchHourBound.swift,
+// CostAwarePredictorPolicy+HourBounds.swift) against the plain computation:
+// the bounds hold the written launch factor at every time of their hour,
+// and the answers through the kept bounds are the plain sum's, on random
+// models whose rates change between queries minutes apart.
 @_spi(BuiltInPolicies) import Device
 import Foundation
 @testable import Policies
@@ -11,7 +11,7 @@ import TestSupport
 import XCTest
 
 final class CostAwareGainCacheTests: XCTestCase {
-    func testHourBoundIsAboveTheLaunchFactorAllHour() {
+    func testHourBoundsHoldTheLaunchFactorAllHour() {
         var rng = TestRandom(seed: 5261)
         var checked = 0
         for world in 0..<40 {
@@ -26,8 +26,8 @@ final class CostAwareGainCacheTests: XCTestCase {
                 for a in 0..<min(apps, model.apps) {
                     let u = policy.content.rate(app: a)
                     guard u.isFinite else { continue }
-                    let bound = model.hourBound(app: a, now: t, updatesPerHour: u, horizon: policy.horizon,
-                                                terms: &policy.hourTerms)
+                    let bounds = model.hourBounds(app: a, now: t, updatesPerHour: u, horizon: policy.horizon,
+                                                  terms: &policy.hourTerms)
                     // Times of the same hour, the model unchanged (short-lived terms aside).
                     let hour = SimDuration.microsecondsPerHour
                     let start = t.microseconds / hour * hour
@@ -36,9 +36,11 @@ final class CostAwareGainCacheTests: XCTestCase {
                         let extra = model.boosts(app: a, at: at)
                         guard extra.recency == 0 && extra.previous == 0 else { continue }
                         let factor = model.launchBeforeUpdate(app: a, now: at, updatesPerHour: u, horizon: policy.horizon)
-                        if factor.isNaN || bound.isNaN { continue }
-                        XCTAssertGreaterThanOrEqual(bound * (1 + 1e-12), factor,
+                        if factor.isNaN || bounds.above.isNaN { continue }
+                        XCTAssertGreaterThanOrEqual(bounds.above * (1 + 1e-12), factor,
                                                     "world \(world), app \(a), at \(at.microseconds)")
+                        XCTAssertLessThanOrEqual(bounds.below, factor * (1 + 1e-12),
+                                                 "world \(world), app \(a), at \(at.microseconds)")
                         checked += 1
                     }
                 }
@@ -47,9 +49,9 @@ final class CostAwareGainCacheTests: XCTestCase {
         XCTAssertGreaterThan(checked, 5_000)
     }
 
-    func testQuickNoAnswersAsThePlainSum() {
+    func testKeptBoundsAnswerAsThePlainSum() {
         var rng = TestRandom(seed: 2605)
-        var checked = 0, quick = 0
+        var checked = 0, quickNo = 0, quickYes = 0
         for world in 0..<48 {
             let apps = 1 + Int(rng.next() * 5)
             var policy = GainTestDifferentialTests.randomLearner(world: world, apps: apps, &rng)
@@ -67,11 +69,15 @@ final class CostAwareGainCacheTests: XCTestCase {
                     // The bars a run asks (fixed per world) and bars at the gain.
                     let runBar = [0.002, 0.01, 0.03, 0.1, 0.3][world % 5] * (rng.next() < 0.5 ? 1 : 14)
                     for bar in [runBar] + GainTestDifferentialTests.bars(around: gain, &rng) {
-                        if bar > 0 {
+                        // Where the kept bounds answer (as `gainReaches` uses them), they agree.
+                        if bar > 0, let bounds = policy.quietHourBounds(app: b, now: t) {
                             let m = policy.content.staleExponent(app: b, now: t)
-                            if policy.quicklyBelow(bar, staleExponent: m, app: b, now: t) {
+                            if min(m, 1) * bounds.above < bar / (1 + 1e-9) {
                                 XCTAssertLessThan(gain, bar, "world \(world), app \(b), t \(t.microseconds), bar \(bar)")
-                                quick += 1
+                                quickNo += 1
+                            } else if -expm1(-m) * bounds.below >= bar * (1 + 1e-9) {
+                                XCTAssertGreaterThanOrEqual(gain, bar, "world \(world), app \(b), t \(t.microseconds)")
+                                quickYes += 1
                             }
                         }
                         XCTAssertEqual(policy.gainReaches(bar, app: b, now: t), gain >= bar,
@@ -82,6 +88,7 @@ final class CostAwareGainCacheTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(checked, 20_000)
-        XCTAssertGreaterThan(quick, checked / 10)
+        XCTAssertGreaterThan(quickNo, checked / 10)
+        XCTAssertGreaterThan(quickYes, checked / 50)
     }
 }
