@@ -51,7 +51,7 @@ final class CostAwareGainCacheTests: XCTestCase {
 
     func testKeptBoundsAnswerAsThePlainSum() {
         var rng = TestRandom(seed: 2605)
-        var checked = 0, quickNo = 0, quickYes = 0
+        var checked = 0, quickNo = 0, quickYes = 0, boosted = 0
         for world in 0..<48 {
             let apps = 1 + Int(rng.next() * 5)
             var policy = GainTestDifferentialTests.randomLearner(world: world, apps: apps, &rng)
@@ -70,7 +70,11 @@ final class CostAwareGainCacheTests: XCTestCase {
                     let runBar = [0.002, 0.01, 0.03, 0.1, 0.3][world % 5] * (rng.next() < 0.5 ? 1 : 14)
                     for bar in [runBar] + GainTestDifferentialTests.bars(around: gain, &rng) {
                         // Where the kept bounds answer (as `gainReaches` uses them), they agree.
-                        if bar > 0, let bounds = policy.quietHourBounds(app: b, now: t) {
+                        if bar > 0, let bounds = policy.launchBounds(app: b, now: t) {
+                            let factor = policy.launches.launchBeforeUpdate(app: b, now: t, updatesPerHour: policy.content.rate(app: b),
+                                                                            horizon: policy.horizon)
+                            XCTAssertGreaterThanOrEqual(bounds.above * (1 + 1e-12), factor, "world \(world), app \(b)")
+                            if policy.launches.boosts(app: b, at: t) != (0, .zero, 0, .zero) { boosted += 1 }
                             let m = policy.content.staleExponent(app: b, now: t)
                             if min(m, 1) * bounds.above < bar / (1 + 1e-9) {
                                 XCTAssertLessThan(gain, bar, "world \(world), app \(b), t \(t.microseconds), bar \(bar)")
@@ -90,5 +94,7 @@ final class CostAwareGainCacheTests: XCTestCase {
         XCTAssertGreaterThan(checked, 20_000)
         XCTAssertGreaterThan(quickNo, checked / 10)
         XCTAssertGreaterThan(quickYes, checked / 50)
+        // Bounds with short-lived terms on were checked too.
+        XCTAssertGreaterThan(boosted, 500)
     }
 }

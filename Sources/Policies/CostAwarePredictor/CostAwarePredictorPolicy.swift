@@ -147,15 +147,15 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
     /// Before any of that, bounds answer where they are clear of the bar
     /// by a relative 1e-9 (far above their rounding): P(stale) = 1 − e^−m
     /// is at most min(m, 1) (m: `ContentRateEstimator.staleExponent`, so no
-    /// `exp` yet), the launch factor at most 1, and with no short-lived
-    /// term on it lies within the app's bounds for the current hour
-    /// (`quietHourBounds`, LaunchHourBound.swift).
+    /// `exp` yet), the launch factor at most 1, and it lies within the
+    /// app's bounds for the current hour (`launchBounds`,
+    /// LaunchHourBound.swift).
     mutating func gainReaches(_ bar: Double, app a: Int, now: SimTime) -> Bool {
         let m = content.staleExponent(app: a, now: now)
         let no = bar / (1 + 1e-9), staleAtMost = min(m, 1)
         // `!(… >= no)`: a NaN m is a "no", as the rule's `0 >= bar`.
         if bar > 0 && !(staleAtMost >= no) { return false }
-        let bounds = bar > 0 ? quietHourBounds(app: a, now: now) : nil
+        let bounds = bar > 0 ? launchBounds(app: a, now: now) : nil
         if let bounds, staleAtMost * bounds.above < no { return false }
         let stale = ContentRateEstimator.staleProbability(exponent: m)
         if let bounds, stale * bounds.below >= bar * (1 + 1e-9) { return true }
