@@ -87,8 +87,19 @@ struct ContentRateEstimator: Sendable {
 
     /// P(the content of `app` changed since it was last fetched); 1 if never fetched.
     func staleProbability(app a: Int, now: SimTime) -> Double {
-        guard a < lastFetch.count, let last = lastFetch[a] else { return 1 }
-        guard now > last else { return 0 }
-        return -expm1(-rate(app: a) * (now - last).inHours)
+        Self.staleProbability(exponent: staleExponent(app: a, now: now))
     }
+
+    /// The expected updates of `app` since its last fetch, m in
+    /// P(stale) = 1 − e^−m: infinite if never fetched, 0 if fetched at or
+    /// after `now`.
+    func staleExponent(app a: Int, now: SimTime) -> Double {
+        guard a < lastFetch.count, let last = lastFetch[a] else { return .infinity }
+        guard now > last else { return 0 }
+        return rate(app: a) * (now - last).inHours
+    }
+
+    /// P(stale) = 1 − e^−m for the exponent m of `staleExponent` (1 for an
+    /// infinite m, 0 for m = 0, exactly).
+    static func staleProbability(exponent m: Double) -> Double { -expm1(-m) }
 }

@@ -76,6 +76,8 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
     var timing: LaunchTiming
     /// Whole-hour terms of the gain test, kept while each app's rates hold.
     var hourTerms = LaunchHourTerms()
+    /// Per app, a bound on the launch factor over the current hour.
+    var hourBounds = LaunchHourBounds()
     public var recheck: SimDuration
     public var horizon: SimDuration
 
@@ -141,8 +143,22 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
     /// sums reused (LaunchModel+GainTest.swift, LaunchWindows.swift); the
     /// same answer every time: where the kept sums' rounding could matter
     /// (gain within a relative 1e-9 of the bar) the sum is done as written.
+    ///
+    /// Before any of that, bounds answer where they are clear of the bar
+    /// by a relative 1e-9 (far above their rounding): P(stale) = 1 − e^−m
+    /// is at most min(m, 1) (m: `ContentRateEstimator.staleExponent`, so no
+    /// `exp` yet), the launch factor at most 1, and it lies within the
+    /// app's bounds for the current hour (`launchBounds`,
+    /// LaunchHourBound.swift).
     mutating func gainReaches(_ bar: Double, app a: Int, now: SimTime) -> Bool {
-        let stale = content.staleProbability(app: a, now: now)
+        let m = content.staleExponent(app: a, now: now)
+        let no = bar / (1 + 1e-9), staleAtMost = min(m, 1)
+        // `!(… >= no)`: a NaN m is a "no", as the rule's `0 >= bar`.
+        if bar > 0 && !(staleAtMost >= no) { return false }
+        let bounds = bar > 0 ? launchBounds(app: a, now: now) : nil
+        if let bounds, staleAtMost * bounds.above < no { return false }
+        let stale = ContentRateEstimator.staleProbability(exponent: m)
+        if let bounds, stale * bounds.below >= bar * (1 + 1e-9) { return true }
         guard stale > 0 else { return 0 >= bar }
         return launches.launchBeforeUpdateReaches(bar, stale: stale, app: a, now: now, updatesPerHour: content.rate(app: a),
                                                   horizon: horizon, terms: &hourTerms)

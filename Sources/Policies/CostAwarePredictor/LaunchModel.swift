@@ -122,11 +122,14 @@ struct LaunchModel: Sendable {
     }
 
     /// The time-of-week rate of `app` at `t`, launches per hour.
-    func baseRate(app a: Int, at t: SimTime) -> Double {
+    func baseRate(app a: Int, at t: SimTime) -> Double { baseRate(app: a, bin: Self.bin(t)) }
+
+    /// The time-of-week rate of `app` in `bin` (`bin(_:)`: weekend bins from 24).
+    func baseRate(app a: Int, bin: Int) -> Double {
         let mean = meanRate(app: a)
         guard timeOfWeek, a < apps else { return mean }
-        let seen = t.isWeekend ? weekendDaysSeen : weekdaysSeen
-        return (counts[a * Self.bins + Self.bin(t)] + priorDays * mean) / (seen + priorDays)
+        let seen = bin >= 24 ? weekendDaysSeen : weekdaysSeen
+        return (counts[a * Self.bins + bin] + priorDays * mean) / (seen + priorDays)
     }
 
     /// At least `baseRate(app:at:)` at any time: the largest bin over the

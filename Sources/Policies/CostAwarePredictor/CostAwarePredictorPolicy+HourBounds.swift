@@ -1,0 +1,47 @@
+import Foundation
+import SimCore
+
+extension CostAwarePredictorPolicy {
+    /// Bounds on the launch factor of `app` at `now`, from the app's
+    /// `LaunchHourBounds` for the current hour (kept until the hour ends
+    /// or its rates change); nil where the rule sums as written (bins
+    /// that are not numbers, a content rate that is not finite, an app the
+    /// model has not seen) or a short-lived term lasts past the hour.
+    ///
+    /// With short-lived terms on until E within the hour, the factor is
+    /// what comes before E — an event then, with a launch share at most
+    /// `sb` (the largest time-of-week rate plus the terms, over that plus
+    /// the content rate) — and P(nothing before E) times the factor from
+    /// E on with none, which the hour's `above` bounds (E is in the hour,
+    /// and from E to E + horizon is a longer window). So it is at most
+    /// max(sb, above); no lower bound is given then.
+    mutating func launchBounds(app a: Int, now: SimTime) -> (above: Double, below: Double)? {
+        let u = content.rate(app: a)
+        let binsAreNumbers = !launches.timeOfWeek
+            || (launches.weekdaysSeen + launches.priorDays > 0 && launches.weekendDaysSeen + launches.priorDays > 0)
+        guard binsAreNumbers && u.isFinite && a < launches.apps else { return nil }
+        let extra = launches.boosts(app: a, at: now)
+        let boosted = extra.recency > 0 || extra.previous > 0
+        if boosted {
+            let hour = SimDuration.microsecondsPerHour
+            let hourEnd = (now.microseconds / hour + 1) * hour
+            let until = max(extra.recency > 0 ? extra.recencyUntil : now, extra.previous > 0 ? extra.previousUntil : now)
+            guard until.microseconds < hourEnd else { return nil }
+        }
+        let quiet = hourBounds.kept(app: a, now: now, revision: launches.revision[a], updatesPerHour: u, horizon: horizon)
+            ?? keepHourBounds(app: a, now: now, updatesPerHour: u)
+        guard boosted else { return quiet }
+        let most = launches.maxBaseRate(app: a) + extra.recency + extra.previous
+        let sb = most + u > 0 ? most / (most + u) : 0
+        return (max(sb, quiet.above), -.infinity)
+    }
+
+    /// Works out and keeps the bounds (apart from `launchBounds`, whose
+    /// every call would otherwise copy the launch model for this one).
+    @inline(never)
+    mutating func keepHourBounds(app a: Int, now: SimTime, updatesPerHour u: Double) -> (above: Double, below: Double) {
+        let bounds = launches.hourBounds(app: a, now: now, updatesPerHour: u, horizon: horizon, terms: &hourTerms)
+        hourBounds.keep(bounds, app: a, now: now, revision: launches.revision[a], updatesPerHour: u, horizon: horizon)
+        return bounds
+    }
+}
