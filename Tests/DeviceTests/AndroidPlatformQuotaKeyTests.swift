@@ -14,7 +14,7 @@ extension AndroidPlatformQuotaTests {
     /// (the buffer) of the last run has left the 4 h window, and its run
     /// lasts until 5 min of run time are in the window again.
     func testWorkingSetAllowedTimeGivesItsClosedForm() {
-        let (m, runs) = greedy(rules: { $0.jobQuota.workingSetAllowedTime = .minutes(5) })
+        let (m, runs) = greedy(rules: { $0.jobQuota.workingSet.allowedTime = .minutes(5) })
         let workingSet = SimTime.zero + .minutes(1) + .seconds(10 as Int64) + .hours(12)
         let late = runs.filter { $0.start >= workingSet + .hours(4) }
         XCTAssertGreaterThanOrEqual(late.count, 5)
