@@ -21,7 +21,7 @@ extension AndroidPlatformQuotaTests {
         for r in late { XCTAssertEqual(r.end - r.start, .minutes(5)) }
         for (a, b) in zip(late, late.dropFirst()) { XCTAssertEqual(b.start - a.start, .hours(4) + .seconds(30 as Int64)) }
         XCTAssertLessThanOrEqual(busiestWindow(runs.filter { $0.start >= workingSet }, window: .hours(4)), .minutes(5))
-        XCTAssertGreaterThanOrEqual(m.android!.quotaStops, late.count)
+        XCTAssertGreaterThanOrEqual(m.android!.counters[.quotaStops], late.count)
     }
 
     /// A working-set threshold of 6 h (12 h by default): the app leaves
