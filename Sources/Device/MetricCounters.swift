@@ -16,6 +16,15 @@ public struct MetricColumn<Root>: Sendable {
         let value = self.value
         return MetricColumn<Outer>(name: name, unit: unit, description: description) { value($0[keyPath: part]) }
     }
+
+    /// The same column read from an optional part of `Outer`; NaN where the
+    /// part is absent (an Android column on an iOS device's row).
+    public func lifted<Outer>(_ part: KeyPath<Outer, Root?> & Sendable) -> MetricColumn<Outer> {
+        let value = self.value
+        return MetricColumn<Outer>(name: name, unit: unit, description: description) {
+            $0[keyPath: part].map(value) ?? .nan
+        }
+    }
 }
 
 /// A group of metrics: its counters (`Count`) and its sums (`Sum`, joules

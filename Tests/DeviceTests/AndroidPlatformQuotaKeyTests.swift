@@ -14,14 +14,14 @@ extension AndroidPlatformQuotaTests {
     /// (the buffer) of the last run has left the 4 h window, and its run
     /// lasts until 5 min of run time are in the window again.
     func testWorkingSetAllowedTimeGivesItsClosedForm() {
-        let (m, runs) = greedy(rules: { $0.jobQuota.workingSetAllowedTime = .minutes(5) })
+        let (m, runs) = greedy(rules: { $0.jobQuota.workingSet.allowedTime = .minutes(5) })
         let workingSet = SimTime.zero + .minutes(1) + .seconds(10 as Int64) + .hours(12)
         let late = runs.filter { $0.start >= workingSet + .hours(4) }
         XCTAssertGreaterThanOrEqual(late.count, 5)
         for r in late { XCTAssertEqual(r.end - r.start, .minutes(5)) }
         for (a, b) in zip(late, late.dropFirst()) { XCTAssertEqual(b.start - a.start, .hours(4) + .seconds(30 as Int64)) }
         XCTAssertLessThanOrEqual(busiestWindow(runs.filter { $0.start >= workingSet }, window: .hours(4)), .minutes(5))
-        XCTAssertGreaterThanOrEqual(m.android!.quotaStops, late.count)
+        XCTAssertGreaterThanOrEqual(m.android!.counters[.quotaStops], late.count)
     }
 
     /// A working-set threshold of 6 h (12 h by default): the app leaves

@@ -90,14 +90,14 @@ final class AndroidPlatformQuotaTests: XCTestCase {
         // its 10-min limit at once (the budget wins the tie: no quota
         // stop) and leaves the app out of quota; the app ends in working set.
         let a = m.android!
-        XCTAssertGreaterThanOrEqual(a.quotaExhausted, late.count)
-        XCTAssertEqual(a.quotaStops, 0)
-        XCTAssertEqual(a.dozeWindows, 0, "Doze off")
+        XCTAssertGreaterThanOrEqual(a.counters[.quotaExhausted], late.count)
+        XCTAssertEqual(a.counters[.quotaStops], 0)
+        XCTAssertEqual(a.counters[.dozeWindows], 0, "Doze off")
         XCTAssertEqual(a.appsInBucketAtEnd, [0, 2, 0, 0, 0])
         // events.csv: one quota_exhausted row per exhaustion, each at the
         // end of one of the app's runs, naming its bucket.
         let exhausted = lastLog.filter { $0.kind == .quotaExhausted }
-        XCTAssertEqual(exhausted.count, a.quotaExhausted)
+        XCTAssertEqual(exhausted.count, a.counters[.quotaExhausted])
         for e in exhausted {
             XCTAssertEqual(e.app, 0)
             XCTAssertTrue(runs.contains { $0.end == e.time }, "\(e.time) ends no run")
@@ -110,20 +110,20 @@ final class AndroidPlatformQuotaTests: XCTestCase {
     func testDozeColumns() {
         let (m, runs) = greedy(days: 1, doze: true, buckets: false)
         let a = m.android!
-        XCTAssertGreaterThanOrEqual(a.dozeWindows, 8, "4 light, then deep windows at 2 h, 4 h 05, 8 h 15, 14 h 25")
+        XCTAssertGreaterThanOrEqual(a.counters[.dozeWindows], 8, "4 light, then deep windows at 2 h, 4 h 05, 8 h 15, 14 h 25")
         // The greedy app runs in every window after the first light one (its period not yet due then).
-        XCTAssertEqual(a.dozeWindowRuns, runs.filter { $0.start > runs[0].start }.count)
-        XCTAssertGreaterThan(a.maintenanceEnergyJoules, 0)
-        XCTAssertLessThanOrEqual(a.maintenanceEnergyJoules, m.energy.total)
+        XCTAssertEqual(a.counters[.dozeWindowRuns], runs.filter { $0.start > runs[0].start }.count)
+        XCTAssertGreaterThan(a.counters[.maintenanceEnergyJoules], 0)
+        XCTAssertLessThanOrEqual(a.counters[.maintenanceEnergyJoules], m.energy.total)
         XCTAssertNil(a.appsInBucketAtEnd)
         // events.csv: a doze_window row at each window opening, the deep
         // ones at 2 h, 4 h 05, 8 h 15, 14 h 25, 20 h 35 of quiet time.
         let windows = lastLog.filter { $0.kind == .dozeWindow }
-        XCTAssertEqual(windows.count, a.dozeWindows)
+        XCTAssertEqual(windows.count, a.counters[.dozeWindows])
         let quiet = SimTime.zero + .minutes(1) + .seconds(10 as Int64)
         XCTAssertEqual(windows.filter { $0.detail == "deep" }.map { $0.time - quiet },
                        [120, 245, 495, 865, 1235].map { SimDuration.minutes(Int64($0)) })
-        XCTAssertEqual(a.quotaExhausted, 0)
+        XCTAssertEqual(a.counters[.quotaExhausted], 0)
         XCTAssertFalse(runs.isEmpty)
         // iOS has none of them.
         let (ios, _) = simulateDeviceWithLog(trace: flatTrace(days: 1), policy: RunEverythingAllowed(), randomKey: 3)
@@ -143,7 +143,7 @@ final class AndroidPlatformQuotaTests: XCTestCase {
         let late = runs.filter { $0.start >= workingSet + .hours(4) }
         XCTAssertGreaterThanOrEqual(late.count, 5)
         for r in late { XCTAssertEqual(r.end - r.start, .minutes(10)) }
-        XCTAssertGreaterThanOrEqual(m.android!.quotaStops, late.count + 1)
+        XCTAssertGreaterThanOrEqual(m.android!.counters[.quotaStops], late.count + 1)
     }
 
     /// Android ≤ 12 in working set: 10 min per 2 h, one run every 2 h 30 s.

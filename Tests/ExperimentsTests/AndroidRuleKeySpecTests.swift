@@ -51,9 +51,9 @@ final class AndroidRuleKeySpecTests: XCTestCase {
     func testQuotaTableGivesTheDefaultsTheKeysOverride() throws {
         let android12 = try ExperimentSpec.parse(spec(#"{"jobQuota": {"rareAllowedTime": "5m"}, "quotaTable": "android-12"}"#),
                                                  registry: .standard).device.android
-        XCTAssertEqual(android12.jobQuota.rareAllowedTime, .minutes(5))
-        XCTAssertEqual(android12.jobQuota.activeWindow, .minutes(10), "android-12's")
-        XCTAssertEqual(android12.jobQuota.frequentWindow, .hours(8), "android-12's")
+        XCTAssertEqual(android12.jobQuota.rare.allowedTime, .minutes(5))
+        XCTAssertEqual(android12.jobQuota.active.window, .minutes(10), "android-12's")
+        XCTAssertEqual(android12.jobQuota.frequent.window, .hours(8), "android-12's")
         XCTAssertTrue(android12.fcm.bucketCapsApply, "android-12's")
         let uncapped = try ExperimentSpec.parse(spec(#"{"quotaTable": "android-12", "fcm": {"bucketCapsApply": false}}"#),
                                                 registry: .standard).device.android
@@ -65,8 +65,8 @@ final class AndroidRuleKeySpecTests: XCTestCase {
              "device": {"platform": "android", "android": {"jobQuota": {"rareAllowedTime": "5m"}}},
              "devices": [{"label": "a12", "device": {"android": {"quotaTable": "android-12"}}}]}
             """#, registry: .standard).deviceVariants[0].device.android.jobQuota
-        XCTAssertEqual(variant.rareAllowedTime, .minutes(5))
-        XCTAssertEqual(variant.activeWindow, .minutes(10))
+        XCTAssertEqual(variant.rare.allowedTime, .minutes(5))
+        XCTAssertEqual(variant.active.window, .minutes(10))
         XCTAssertNoThrow(try ExperimentSpec.parse(spec(#"{"jobQuota": {"activeAllowedTime": "20m"}}"#), registry: .standard))
         XCTAssertThrowsError(try ExperimentSpec.parse(spec(#"{"quotaTable": "android-12", "jobQuota": {"activeAllowedTime": "20m"}}"#),
                                                       registry: .standard)) { e in

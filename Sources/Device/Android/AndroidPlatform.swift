@@ -122,7 +122,7 @@ public final class AndroidPlatform: @unchecked Sendable {
         let phase = doze!.phase(at: now)
         if phase.deep != lastPhase?.deep || phase.light != lastPhase?.light {
             if phase.isMaintenanceWindow && lastPhase?.isMaintenanceWindow != true {
-                metrics.dozeWindows += 1
+                metrics.counters[.dozeWindows] += 1
                 if logs { log.append((.dozeWindow, -1, phase.deep == .maintenance ? "deep" : "light")) }
             }
             lastPhase = phase
@@ -133,7 +133,7 @@ public final class AndroidPlatform: @unchecked Sendable {
     func finalMetrics(at now: SimTime) -> AndroidMetrics {
         var m = metrics
         if let q = quotas {
-            m.quotaExhausted = q.exhaustions
+            m.counters[.quotaExhausted] = q.exhaustions
             m.appsInBucketAtEnd = AndroidMetrics.endBuckets.map { b in (0..<apps).filter { q.bucket(of: $0, at: now) == b }.count }
         }
         return m
@@ -146,18 +146,18 @@ public final class AndroidPlatform: @unchecked Sendable {
     }
 
     /// A job stopped for its quota (A13).
-    func countQuotaStop() { metrics.quotaStops += 1 }
+    func countQuotaStop() { metrics.counters[.quotaStops] += 1 }
 
     /// The running job ended with `joules` of background energy.
     func countRunEnergy(_ joules: Double) {
-        if runStartedInWindow { metrics.maintenanceEnergyJoules += joules }
+        if runStartedInWindow { metrics.counters[.maintenanceEnergyJoules] += joules }
         runStartedInWindow = false
     }
 
     /// A job of `app` starts at `now` (the quota starts tracking it, A11).
     func jobStarted(app: Int, at now: SimTime, state: DeviceState) {
         runStartedInWindow = !state.isScreenOn && !state.isCharging && lastPhase?.isMaintenanceWindow == true
-        if runStartedInWindow { metrics.dozeWindowRuns += 1 }
+        if runStartedInWindow { metrics.counters[.dozeWindowRuns] += 1 }
         guard quotas != nil else { return }
         quotas!.jobStarted(app: app, at: now, charging: state.isCharging)
         if let stop = quotas!.stopAt { nextEventTime = min(nextEventTime, stop) }

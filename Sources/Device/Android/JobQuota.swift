@@ -39,8 +39,8 @@ public struct JobQuota: Sendable, Hashable {
 
     /// How far back anything recorded can still matter.
     private var retention: SimDuration {
-        [table.activeWindow, table.workingSetWindow, table.frequentWindow, table.rareWindow,
-         table.restrictedWindow, .days(1), table.rateLimitWindow].max()!
+        [table.active.window, table.workingSet.window, table.frequent.window, table.rare.window,
+         table.restricted.window, .days(1), table.rateLimitWindow].max()!
     }
 
     /// Records a run of `jobs` jobs (started at `start`) that the quota

@@ -42,29 +42,15 @@ public enum JobQuotaGeneration: String, Sendable, Hashable, Codable, CaseIterabl
 /// source); the two published tables are ``upToAndroid12`` and
 /// ``android13Plus``, `init()` is the latter. Docs/Android.md, rules A4–A8.
 public struct JobQuotaTable: DeclaredParameters, Hashable {
-    public var activeWindow: SimDuration = .hours(1)
-    public var activeAllowedTime: SimDuration = .minutes(20)
-    public var workingSetWindow: SimDuration = .hours(4)
-    public var workingSetAllowedTime: SimDuration = .minutes(10)
-    public var frequentWindow: SimDuration = .hours(12)
-    public var frequentAllowedTime: SimDuration = .minutes(10)
-    public var rareWindow: SimDuration = .hours(24)
-    public var rareAllowedTime: SimDuration = .minutes(10)
-    public var restrictedWindow: SimDuration = .hours(24)
-    public var restrictedAllowedTime: SimDuration = .minutes(10)
-    /// Jobs per window (QcConstants `DEFAULT_MAX_JOB_COUNT_*`).
-    public var activeMaxJobs = 75
-    public var workingSetMaxJobs = 120
-    public var frequentMaxJobs = 200
-    public var rareMaxJobs = 48
-    public var restrictedMaxJobs = 10
-    /// Sessions per window (QcConstants `DEFAULT_MAX_SESSION_COUNT_*`).
-    public var activeMaxSessions = 75
-    public var workingSetMaxSessions = 10
-    public var frequentMaxSessions = 8
-    public var rareMaxSessions = 3
-    /// "Once a day" (developer.android.com) is this one session per 24 h.
-    public var restrictedMaxSessions = 1
+    /// The active bucket's limits; exempted apps have them too (QcConstants'
+    /// exempted row equals active's). Jobs per window are QcConstants
+    /// `DEFAULT_MAX_JOB_COUNT_*`, sessions per window `DEFAULT_MAX_SESSION_COUNT_*`.
+    public var active = JobQuotaLimits(window: .hours(1), allowedTime: .minutes(20), maxJobs: 75, maxSessions: 75)
+    public var workingSet = JobQuotaLimits(window: .hours(4), allowedTime: .minutes(10), maxJobs: 120, maxSessions: 10)
+    public var frequent = JobQuotaLimits(window: .hours(12), allowedTime: .minutes(10), maxJobs: 200, maxSessions: 8)
+    public var rare = JobQuotaLimits(window: .hours(24), allowedTime: .minutes(10), maxJobs: 48, maxSessions: 3)
+    /// "Once a day" (developer.android.com) is its one session per 24 h.
+    public var restricted = JobQuotaLimits(window: .hours(24), allowedTime: .minutes(10), maxJobs: 10, maxSessions: 1)
     /// At most `maxExecutionTime` of jobs in any 24 h, whatever the bucket
     /// (QcConstants `DEFAULT_MAX_EXECUTION_TIME_MS`, `MAX_PERIOD_MS` = 24 h).
     public var maxExecutionTime: SimDuration = .hours(4)
@@ -87,10 +73,10 @@ public struct JobQuotaTable: DeclaredParameters, Hashable {
     public init(_ generation: JobQuotaGeneration) {
         self.init()
         if generation == .upToAndroid12 {
-            activeWindow = .minutes(10)
-            activeAllowedTime = .minutes(10)
-            workingSetWindow = .hours(2)
-            frequentWindow = .hours(8)
+            active.window = .minutes(10)
+            active.allowedTime = .minutes(10)
+            workingSet.window = .hours(2)
+            frequent.window = .hours(8)
         }
     }
 
@@ -103,25 +89,20 @@ public struct JobQuotaTable: DeclaredParameters, Hashable {
     /// exempted row equals active's), never-used apps none.
     public func limits(for bucket: StandbyBucket) -> JobQuotaLimits {
         switch bucket {
-        case .exempted, .active:
-            JobQuotaLimits(window: activeWindow, allowedTime: activeAllowedTime, maxJobs: activeMaxJobs,
-                           maxSessions: activeMaxSessions)
-        case .workingSet:
-            JobQuotaLimits(window: workingSetWindow, allowedTime: workingSetAllowedTime,
-                           maxJobs: workingSetMaxJobs, maxSessions: workingSetMaxSessions)
-        case .frequent:
-            JobQuotaLimits(window: frequentWindow, allowedTime: frequentAllowedTime, maxJobs: frequentMaxJobs,
-                           maxSessions: frequentMaxSessions)
-        case .rare:
-            JobQuotaLimits(window: rareWindow, allowedTime: rareAllowedTime, maxJobs: rareMaxJobs,
-                           maxSessions: rareMaxSessions)
-        case .restricted:
-            JobQuotaLimits(window: restrictedWindow, allowedTime: restrictedAllowedTime,
-                           maxJobs: restrictedMaxJobs, maxSessions: restrictedMaxSessions)
-        case .never:
-            .noJobs
+        case .exempted, .active: active
+        case .workingSet: workingSet
+        case .frequent: frequent
+        case .rare: rare
+        case .restricted: restricted
+        case .never: .noJobs
         }
     }
+
+    /// The buckets with limits of their own, by the prefix of their JSON keys.
+    static let bucketKeys: [(prefix: String, limits: KeyPath<JobQuotaTable, JobQuotaLimits> & Sendable)] = [
+        ("active", \.active), ("workingSet", \.workingSet), ("frequent", \.frequent), ("rare", \.rare),
+        ("restricted", \.restricted),
+    ]
 
     /// Whether jobs run quota-free: while charging, except in the
     /// restricted bucket (QuotaController.isQuotaFreeLocked: "Restricted
@@ -136,45 +117,45 @@ public struct JobQuotaTable: DeclaredParameters, Hashable {
     static let day = 86_400.0
 
     public static let parameters: [Parameter<JobQuotaTable>] = [
-        .duration("activeWindow", \.activeWindow, .seconds(1, day, open: false),
+        .duration("activeWindow", \.active.window, .seconds(1, day, open: false),
                   source: "\(qc).DEFAULT_LATEST_WINDOW_SIZE_ACTIVE_MS (1 h; CURRENT 30 min, LEGACY 10 min); \(docs) (rolling 60 min)"),
-        .duration("activeAllowedTime", \.activeAllowedTime, .seconds(0, day),
+        .duration("activeAllowedTime", \.active.allowedTime, .seconds(0, day),
                   source: "\(qc).DEFAULT_CURRENT_ALLOWED_TIME_PER_PERIOD_ACTIVE_MS (20 min; LEGACY 10 min)"),
-        .duration("workingSetWindow", \.workingSetWindow, .seconds(1, day),
+        .duration("workingSetWindow", \.workingSet.window, .seconds(1, day),
                   source: "\(qc).DEFAULT_CURRENT_WINDOW_SIZE_WORKING_MS (4 h; LEGACY 2 h); \(docs)"),
-        .duration("workingSetAllowedTime", \.workingSetAllowedTime, .seconds(0, day),
+        .duration("workingSetAllowedTime", \.workingSet.allowedTime, .seconds(0, day),
                   source: "\(qc).DEFAULT_ALLOWED_TIME_PER_PERIOD_WORKING_MS (10 min)"),
-        .duration("frequentWindow", \.frequentWindow, .seconds(1, day),
+        .duration("frequentWindow", \.frequent.window, .seconds(1, day),
                   source: "\(qc).DEFAULT_CURRENT_WINDOW_SIZE_FREQUENT_MS (12 h; LEGACY 8 h); \(docs)"),
-        .duration("frequentAllowedTime", \.frequentAllowedTime, .seconds(0, day),
+        .duration("frequentAllowedTime", \.frequent.allowedTime, .seconds(0, day),
                   source: "\(qc).DEFAULT_ALLOWED_TIME_PER_PERIOD_FREQUENT_MS (10 min)"),
-        .duration("rareWindow", \.rareWindow, .seconds(1, day),
+        .duration("rareWindow", \.rare.window, .seconds(1, day),
                   source: "\(qc).DEFAULT_WINDOW_SIZE_RARE_MS (24 h); \(docs)"),
-        .duration("rareAllowedTime", \.rareAllowedTime, .seconds(0, day),
+        .duration("rareAllowedTime", \.rare.allowedTime, .seconds(0, day),
                   source: "\(qc).DEFAULT_ALLOWED_TIME_PER_PERIOD_RARE_MS (10 min)"),
-        .duration("restrictedWindow", \.restrictedWindow, .seconds(1, day),
+        .duration("restrictedWindow", \.restricted.window, .seconds(1, day),
                   source: "\(qc).DEFAULT_WINDOW_SIZE_RESTRICTED_MS (24 h)"),
-        .duration("restrictedAllowedTime", \.restrictedAllowedTime, .seconds(0, day),
+        .duration("restrictedAllowedTime", \.restricted.allowedTime, .seconds(0, day),
                   source: "\(qc).DEFAULT_ALLOWED_TIME_PER_PERIOD_RESTRICTED_MS (10 min)"),
-        .integer("activeMaxJobs", \.activeMaxJobs, 0...100_000, unit: "jobs/window",
+        .integer("activeMaxJobs", \.active.maxJobs, 0...100_000, unit: "jobs/window",
                  source: "\(qc).DEFAULT_MAX_JOB_COUNT_ACTIVE (75)"),
-        .integer("workingSetMaxJobs", \.workingSetMaxJobs, 0...100_000, unit: "jobs/window",
+        .integer("workingSetMaxJobs", \.workingSet.maxJobs, 0...100_000, unit: "jobs/window",
                  source: "\(qc).DEFAULT_MAX_JOB_COUNT_WORKING (120)"),
-        .integer("frequentMaxJobs", \.frequentMaxJobs, 0...100_000, unit: "jobs/window",
+        .integer("frequentMaxJobs", \.frequent.maxJobs, 0...100_000, unit: "jobs/window",
                  source: "\(qc).DEFAULT_MAX_JOB_COUNT_FREQUENT (200)"),
-        .integer("rareMaxJobs", \.rareMaxJobs, 0...100_000, unit: "jobs/window",
+        .integer("rareMaxJobs", \.rare.maxJobs, 0...100_000, unit: "jobs/window",
                  source: "\(qc).DEFAULT_MAX_JOB_COUNT_RARE (48)"),
-        .integer("restrictedMaxJobs", \.restrictedMaxJobs, 0...100_000, unit: "jobs/window",
+        .integer("restrictedMaxJobs", \.restricted.maxJobs, 0...100_000, unit: "jobs/window",
                  source: "\(qc).DEFAULT_MAX_JOB_COUNT_RESTRICTED (10)"),
-        .integer("activeMaxSessions", \.activeMaxSessions, 0...100_000, unit: "sessions/window",
+        .integer("activeMaxSessions", \.active.maxSessions, 0...100_000, unit: "sessions/window",
                  source: "\(qc).DEFAULT_MAX_SESSION_COUNT_ACTIVE (75)"),
-        .integer("workingSetMaxSessions", \.workingSetMaxSessions, 0...100_000, unit: "sessions/window",
+        .integer("workingSetMaxSessions", \.workingSet.maxSessions, 0...100_000, unit: "sessions/window",
                  source: "\(qc).DEFAULT_MAX_SESSION_COUNT_WORKING (10)"),
-        .integer("frequentMaxSessions", \.frequentMaxSessions, 0...100_000, unit: "sessions/window",
+        .integer("frequentMaxSessions", \.frequent.maxSessions, 0...100_000, unit: "sessions/window",
                  source: "\(qc).DEFAULT_MAX_SESSION_COUNT_FREQUENT (8)"),
-        .integer("rareMaxSessions", \.rareMaxSessions, 0...100_000, unit: "sessions/window",
+        .integer("rareMaxSessions", \.rare.maxSessions, 0...100_000, unit: "sessions/window",
                  source: "\(qc).DEFAULT_MAX_SESSION_COUNT_RARE (3)"),
-        .integer("restrictedMaxSessions", \.restrictedMaxSessions, 0...100_000, unit: "sessions/window",
+        .integer("restrictedMaxSessions", \.restricted.maxSessions, 0...100_000, unit: "sessions/window",
                  source: "\(qc).DEFAULT_MAX_SESSION_COUNT_RESTRICTED (1); \(docs) (once a day)"),
         .duration("maxExecutionTime", \.maxExecutionTime, .seconds(0, day),
                   source: "\(qc).DEFAULT_MAX_EXECUTION_TIME_MS (4 h per 24 h)"),
@@ -193,14 +174,9 @@ public struct JobQuotaTable: DeclaredParameters, Hashable {
     /// A bucket's allowed time must fit in its window, and the buffer in
     /// every allowed time but zero (else "in quota again" never comes).
     public var crossFieldProblem: (key: String, message: String)? {
-        let rows: [(String, SimDuration, SimDuration)] = [
-            ("activeAllowedTime", activeAllowedTime, activeWindow),
-            ("workingSetAllowedTime", workingSetAllowedTime, workingSetWindow),
-            ("frequentAllowedTime", frequentAllowedTime, frequentWindow),
-            ("rareAllowedTime", rareAllowedTime, rareWindow),
-            ("restrictedAllowedTime", restrictedAllowedTime, restrictedWindow),
-        ]
-        for (key, allowed, window) in rows {
+        for (prefix, path) in Self.bucketKeys {
+            let (key, allowed, window) = (prefix + "AllowedTime", self[keyPath: path].allowedTime,
+                                          self[keyPath: path].window)
             if allowed > window { return (key, "\(allowed) is longer than its window \(window)") }
             if allowed > .zero && inQuotaBuffer >= allowed {
                 return ("inQuotaBuffer", "\(inQuotaBuffer) must be shorter than \(key) (\(allowed))")

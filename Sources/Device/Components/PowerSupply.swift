@@ -27,16 +27,11 @@ import SimCore
 /// charger and the drains; each reading is a power boundary, handled with
 /// the charger's (`powerBoundary`). Docs/Semantics.md, "Measured battery".
 struct PowerSupply {
-    let charging: [DeviceTrace.Charging]
-    /// The charging interval that starts or ends next.
-    private(set) var chargingIndex = 0
-    /// Whether the interval at `chargingIndex` is under way.
-    private(set) var onCharger = false
+    /// The trace's charging intervals: the charger is plugged in while one is under way.
+    private(set) var charger: IntervalCursor<DeviceTrace.Charging>
     /// The next charger boundary or measured reading, whichever comes
     /// first (`.farFuture`: none): the loop's one power event.
     private(set) var nextChargingBoundary: SimTime = .farFuture
-    /// The next charger boundary alone.
-    private var nextChargerBoundary: SimTime = .farFuture
 
     /// The real phone's readings (empty: the level is modelled).
     let measured: [DeviceTrace.MeasuredLevel]
@@ -73,7 +68,7 @@ struct PowerSupply {
     private(set) var lowPowerSince: SimTime? = nil
 
     init(trace: DeviceTrace, configuration: DeviceConfiguration) {
-        charging = trace.charging
+        charger = IntervalCursor(trace.charging)
         capacityJoules = (configuration.batteryCapacityWh ?? trace.batteryCapacityWh) * 3600
         percentPerJoule = 100 / capacityJoules
         chargingWatts = trace.chargingWatts ?? configuration.chargingWatts
@@ -105,11 +100,15 @@ struct PowerSupply {
     // MARK: The charger
 
     /// Whether the run starts on the charger (an interval from time 0).
-    var startsOnCharger: Bool { charging.first.map { $0.start <= .zero } ?? false }
+    var startsOnCharger: Bool { charger.intervals.first.map { $0.start <= .zero } ?? false }
+
+    /// Whether the charger is plugged in.
+    @inline(__always)
+    var onCharger: Bool { charger.inside }
 
     /// The charger is plugged in at time 0.
     mutating func plugInAtStart() {
-        onCharger = true
+        charger.enter()
         cursorMoved()
     }
 
@@ -123,13 +122,12 @@ struct PowerSupply {
     @inline(__always)
     mutating func powerBoundary(at now: SimTime) -> (onCharger: Bool, anchor: Double?) {
         var anchor: Double? = nil
-        if nextChargerBoundary == now {
-            if onCharger {
-                onCharger = false
-                chargingIndex += 1
+        if charger.nextBoundary == now {
+            if charger.inside {
+                charger.leave()
                 anchor = measuredPercent(at: now)
             } else {
-                onCharger = true
+                charger.enter()
             }
         }
         if measuredIndex < measured.count && measured[measuredIndex].time == now {
@@ -137,19 +135,13 @@ struct PowerSupply {
             measuredIndex += 1
         }
         cursorMoved()
-        return (onCharger, anchor)
+        return (charger.inside, anchor)
     }
 
     @inline(__always)
     private mutating func cursorMoved() {
-        if chargingIndex < charging.count {
-            let c = charging[chargingIndex]
-            nextChargerBoundary = onCharger ? c.end : c.start
-        } else {
-            nextChargerBoundary = .farFuture
-        }
         nextChargingBoundary = measuredIndex < measured.count
-            ? min(nextChargerBoundary, measured[measuredIndex].time) : nextChargerBoundary
+            ? min(charger.nextBoundary, measured[measuredIndex].time) : charger.nextBoundary
     }
 
     // MARK: The level

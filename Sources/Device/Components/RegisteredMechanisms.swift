@@ -120,7 +120,7 @@ struct RegisteredMechanisms {
     @inline(__always)
     func report(to agenda: TimerAgenda) {
         agenda.update(.push, to: push?.nextTime ?? .farFuture)
-        agenda.update(.extraTime, to: extraTime?.nextEnd ?? .farFuture)
+        agenda.update(.extraTime, to: extraTime?.runs.nextEnd ?? .farFuture)
         agenda.update(.transfers, to: transfers?.nextTime ?? .farFuture)
         agenda.update(.continued, to: continued?.nextTime ?? .farFuture)
         agenda.update(.deadZones, to: deadZones?.nextEventTime ?? .farFuture)

@@ -13,53 +13,42 @@ import SimCore
 /// app, record the launch, expire processing work and tell the policy:
 /// they touch other components, so they belong to the wiring.
 ///
-/// Owns: the cursor (`index`, `inSession`) and the boundary it gives. The
+/// Owns: the cursor (an ``IntervalCursor``) and the boundary it gives. The
 /// screen and the foreground app are device state (`DeviceState`, which
 /// the policy reads through its context); the handlers write them.
 struct SessionStream {
-    let sessions: [DeviceTrace.Session]
-    /// The session that starts or ends next.
-    private(set) var index = 0
-    /// Whether the session at `index` is under way.
-    private(set) var inSession = false
-    /// The next session boundary (`.farFuture`: none).
-    private(set) var nextBoundary: SimTime = .farFuture
+    private var cursor: IntervalCursor<DeviceTrace.Session>
 
     init(_ sessions: [DeviceTrace.Session]) {
-        self.sessions = sessions
-        cursorMoved()
+        cursor = IntervalCursor(sessions)
     }
+
+    /// The session that starts or ends next.
+    @inline(__always)
+    var index: Int { cursor.index }
+    /// Whether the session at `index` is under way.
+    @inline(__always)
+    var inSession: Bool { cursor.inside }
+    /// The next session boundary (`.farFuture`: none).
+    @inline(__always)
+    var nextBoundary: SimTime { cursor.nextBoundary }
 
     /// The session at `nextBoundary`: starting, or under way.
     @inline(__always)
-    var current: DeviceTrace.Session { sessions[index] }
+    var current: DeviceTrace.Session { cursor.current }
 
     /// The next session starts now; returns it.
     @inline(__always)
     mutating func begin() -> DeviceTrace.Session {
-        inSession = true
-        cursorMoved()
-        return sessions[index]
+        cursor.enter()
+        return cursor.current
     }
 
     /// The session under way ends now; returns it.
     @inline(__always)
     mutating func end() -> DeviceTrace.Session {
-        let s = sessions[index]
-        inSession = false
-        index += 1
-        cursorMoved()
+        let s = cursor.current
+        cursor.leave()
         return s
-    }
-
-    /// Recomputes the next boundary from the cursor.
-    @inline(__always)
-    private mutating func cursorMoved() {
-        if index < sessions.count {
-            let s = sessions[index]
-            nextBoundary = inSession ? s.end : s.start
-        } else {
-            nextBoundary = .farFuture
-        }
     }
 }

@@ -66,14 +66,10 @@ struct BackgroundTaskExtension {
     let budget: SimDuration
     /// Per app: the probability it asks at a session end (0: never).
     let askProbability: [Double]
-    var runs: [PlannedBackgroundRun?]
-    var nextEnd = SimTime.farFuture
-    /// Runs started per app (the draws' run number).
-    var started: [UInt64]
-    /// Per app, the draw prefixes: asking (keyed by session index), failure and latency (by run number).
+    var runs: PerAppRuns<PlannedBackgroundRun>
+    /// Per app, the asking draw's prefix (keyed by session index).
     let askPrefixes: [UInt64]
-    let failurePrefixes: [UInt64]
-    let latencyPrefixes: [UInt64]
+    let draws: PlannedRunDraws
 
     /// Nil unless some app asks for extra time.
     init?(models: [AppModel], rules: BackgroundTaskRules, random: DeviceRandom) {
@@ -81,12 +77,11 @@ struct BackgroundTaskExtension {
         guard p.contains(where: { $0 > 0 }) else { return nil }
         budget = rules.budget
         askProbability = p
-        runs = Array(repeating: nil, count: models.count)
-        started = Array(repeating: 0, count: models.count)
-        let n = UInt64(models.count)
-        askPrefixes = (0..<n).map { random.prefix(RandomPurpose.backgroundTaskAsks.rawValue, $0) }
-        failurePrefixes = (0..<n).map { random.prefix(RandomPurpose.backgroundTaskFailure.rawValue, $0) }
-        latencyPrefixes = (0..<n).map { random.prefix(RandomPurpose.backgroundTaskLatency.rawValue, $0) }
+        runs = PerAppRuns(apps: models.count)
+        askPrefixes = (0..<UInt64(models.count)).map { random.prefix(RandomPurpose.backgroundTaskAsks.rawValue, $0) }
+        draws = PlannedRunDraws(apps: models.count,
+                                failure: { random.prefix(RandomPurpose.backgroundTaskFailure.rawValue, $0) },
+                                latency: { random.prefix(RandomPurpose.backgroundTaskLatency.rawValue, $0) })
     }
 
     /// Whether `app` asks for extra time at the end of session number
@@ -94,12 +89,6 @@ struct BackgroundTaskExtension {
     func asks(app: Int, session: Int) -> Bool {
         let p = askProbability[app]
         return p > 0 && DeviceRandom.uniform(prefix: askPrefixes[app], UInt64(session)) < p
-    }
-
-    mutating func recomputeNextEnd() {
-        var earliest = SimTime.farFuture
-        for case let r? in runs { earliest = min(earliest, r.end) }
-        nextEnd = earliest
     }
 }
 

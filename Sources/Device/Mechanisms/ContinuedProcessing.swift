@@ -140,11 +140,10 @@ struct ContinuedProcessing {
     /// Jobs submitted per app (the job number).
     var submitted: [UInt64]
     /// Per app: the user's start draw (keyed by session start), cancel
-    /// draw (by job number); the work's failure and latency draws.
+    /// draw (by job number); the work's draws.
     let startPrefixes: [UInt64]
     let cancelPrefixes: [UInt64]
-    let failurePrefixes: [UInt64]
-    let latencyPrefixes: [UInt64]
+    let draws: PlannedRunDraws
 
     /// Nil unless some app's user starts jobs.
     init?(models: [AppModel], rules: ContinuedProcessingRules, random: DeviceRandom) {
@@ -158,8 +157,8 @@ struct ContinuedProcessing {
         let work = RandomPurpose.continuedProcessingWork.rawValue
         startPrefixes = (0..<n).map { random.prefix(user, $0) }
         cancelPrefixes = (0..<n).map { random.prefix(user, $0 | (1 << 32)) }
-        failurePrefixes = (0..<n).map { random.prefix(work, $0) }
-        latencyPrefixes = (0..<n).map { random.prefix(work, $0 | (1 << 32)) }
+        draws = PlannedRunDraws(apps: models.count, failure: { random.prefix(work, $0) },
+                                latency: { random.prefix(work, $0 | (1 << 32)) })
     }
 
     mutating func recomputeNextTime() {

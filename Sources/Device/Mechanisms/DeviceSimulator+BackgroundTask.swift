@@ -11,27 +11,23 @@ extension DeviceSimulator {
         guard mechanisms.extraTime != nil else { return }
         let a = Int(app)
         guard mechanisms.extraTime!.asks(app: a, session: session) else { return }
-        if mechanisms.extraTime!.runs[a] != nil {
+        if mechanisms.extraTime!.runs.entries[a] != nil {
             metrics.user.backgroundTask[.alreadyRunning] &+= 1
             return
         }
-        let n = mechanisms.extraTime!.started[a]
-        mechanisms.extraTime!.started[a] = n &+ 1
+        let n = mechanisms.extraTime!.runs.nextRunNumber(app: a)
         metrics.user.backgroundTask[.started] &+= 1
         let work = apps.models[a].beginBackgroundTask?.work ?? FinishingWork.defaultWork
         let run = startPlannedRun(app: app, work: work, wakes: false, budget: mechanisms.extraTime!.budget,
-                                  failurePrefix: mechanisms.extraTime!.failurePrefixes[a],
-                                  latencyPrefix: mechanisms.extraTime!.latencyPrefixes[a], run: n)
+                                  draws: mechanisms.extraTime!.draws, run: n)
         metrics.user.backgroundTask[.energyJoules] += run.ledger.promotion + run.ledger.active
-        mechanisms.extraTime!.runs[a] = run
-        mechanisms.extraTime!.recomputeNextEnd()
+        mechanisms.extraTime!.runs.start(run, app: a)
     }
 
     /// Runs that reach their end now.
     mutating func backgroundTaskEvent() {
-        for a in 0..<mechanisms.extraTime!.runs.count {
-            guard let r = mechanisms.extraTime!.runs[a], r.end <= now else { continue }
-            mechanisms.extraTime!.runs[a] = nil
+        for a in 0..<mechanisms.extraTime!.runs.appCount {
+            guard let r = mechanisms.extraTime!.runs.takeIfEnded(app: a, by: now) else { continue }
             let run = settleCPU(of: r)
             metrics.user.backgroundTask[.energyJoules] += run.ledger.cpu
             switch run.outcome {
@@ -48,18 +44,14 @@ extension DeviceSimulator {
                 sink.record(e)
             }
         }
-        mechanisms.extraTime!.recomputeNextEnd()
+        mechanisms.extraTime!.runs.recomputeNextEnd()
     }
 
     /// At the horizon: a run still going counts the CPU it ran, no outcome.
     mutating func finishBackgroundTasks() {
         guard mechanisms.extraTime != nil else { return }
-        for a in 0..<mechanisms.extraTime!.runs.count {
-            guard let r = mechanisms.extraTime!.runs[a] else { continue }
-            let cpu = censorCPU(of: r)
-            metrics.user.backgroundTask[.energyJoules] += cpu
-            attributeCensored(r, cpu: cpu)
-            mechanisms.extraTime!.runs[a] = nil
+        for r in mechanisms.extraTime!.runs.takeAll() {
+            metrics.user.backgroundTask[.energyJoules] += censorAtHorizon(r)
         }
     }
 }

@@ -32,7 +32,7 @@ extension DeviceSimulator {
             var i = networks.index + 1
             while i < networks.segments.count && networks.segments[i].network == .wifi { i += 1 }
             if i < networks.segments.count { until = min(until, networks.segments[i].start) }
-            if power.chargingIndex < power.charging.count { until = min(until, power.charging[power.chargingIndex].end) }
+            if power.charger.index < power.charger.intervals.count { until = min(until, power.charger.current.end) }
         }
         return until
     }

@@ -40,8 +40,7 @@ extension DeviceSimulator {
         // No budget of the system's: a long one (the run ends by its work,
         // the user or pressure).
         let run = startPlannedRun(app: e.app, work: job.work, wakes: false, budget: .seconds(365 * 86_400 as Int64),
-                                  failurePrefix: mechanisms.continued!.failurePrefixes[a],
-                                  latencyPrefix: mechanisms.continued!.latencyPrefixes[a], run: e.number)
+                                  draws: mechanisms.continued!.draws, run: e.number)
         e.run = run
         if job.cancelPerHour > 0 {
             let u = DeviceRandom.uniform(prefix: mechanisms.continued!.cancelPrefixes[a], e.number)
@@ -148,9 +147,7 @@ extension DeviceSimulator {
     mutating func finishContinuedProcessing() {
         guard mechanisms.continued != nil else { return }
         for e in mechanisms.continued!.running {
-            let cpu = censorCPU(of: e.run!)
-            metrics.user.continuedProcessing[.energyJoules] += cpu
-            attributeCensored(e.run!, cpu: cpu)
+            metrics.user.continuedProcessing[.energyJoules] += censorAtHorizon(e.run!)
         }
         mechanisms.continued!.running = []
     }

@@ -1,17 +1,18 @@
 import SimCore
 
 // Starting and settling runs beside the worker (`PlannedBackgroundRun`):
-// shared by silent push and `beginBackgroundTask`.
+// shared by silent push, `beginBackgroundTask` and continued processing.
 extension DeviceSimulator {
     /// Starts `work` for `app` now, beside the worker: its transfer on the
     /// radio model (if it uses the network), the whole run planned, a cut
     /// before the bytes are in refunded at once, and the energy so far
     /// (wake if `wakes`, promotion, active) charged to the metrics.user. The CPU
-    /// is charged by ``settleCPU(of:)`` at the run's end. `failurePrefix`
-    /// and `latencyPrefix` are the mechanism's draw prefixes for the app,
-    /// `n` the run's number. Without a network a networked run fails at once.
+    /// is charged by ``settleCPU(of:)`` at the run's end. `draws` are the
+    /// mechanism's, `n` the run's number. Without a network a networked run
+    /// fails at once.
     mutating func startPlannedRun(app: Int32, work: WorkModel, wakes: Bool, budget: SimDuration,
-                                  failurePrefix: UInt64, latencyPrefix: UInt64, run n: UInt64) -> PlannedBackgroundRun {
+                                  draws: PlannedRunDraws, run n: UInt64) -> PlannedBackgroundRun {
+        let failurePrefix = draws.failurePrefixes[Int(app)], latencyPrefix = draws.latencyPrefixes[Int(app)]
         var ledger = EnergyLedger()
         if wakes { ledger.wake = config.energy.wakeJoules }
         var dataEnd = now
@@ -58,21 +59,25 @@ extension DeviceSimulator {
         return run
     }
 
-    /// The CPU joules a run still going at the horizon (`now`) has spent.
+    /// A run still going at the horizon (`now`): the CPU it has spent is
+    /// charged, and its energy so far (charged at its start, plus that CPU)
+    /// told to the sink for apps.csv, since it is on no events.csv row (rows
+    /// are logged at a run's end). Returns the CPU joules.
+    mutating func censorAtHorizon(_ run: PlannedBackgroundRun) -> Double {
+        let cpu = censorCPU(of: run)
+        if Sink.isEnabled {
+            var ledger = run.ledger
+            ledger.cpu = cpu
+            sink.attribute(app: run.app, energy: ledger)
+        }
+        return cpu
+    }
+
+    /// The CPU joules a run still going at `now` has spent, charged now.
     mutating func censorCPU(of run: PlannedBackgroundRun) -> Double {
         let cpu = max(0, min(run.cpuRan, (now - run.dataEnd).seconds)) * config.energy.cpuWatts
         metrics.user.energy.cpu += cpu
         return cpu
-    }
-
-    /// A run still going at the horizon is on no events.csv row (rows are
-    /// logged at a run's end): its energy so far (charged at its start,
-    /// plus `cpu`) is told to the sink for apps.csv.
-    mutating func attributeCensored(_ run: PlannedBackgroundRun, cpu: Double) {
-        guard Sink.isEnabled else { return }
-        var ledger = run.ledger
-        ledger.cpu = cpu
-        sink.attribute(app: run.app, energy: ledger)
     }
 
     /// The next time the device goes offline after `t` (`.farFuture`: none before the horizon).

@@ -8,26 +8,22 @@ struct SilentPushComponent {
     var channel: SilentPushChannel
     /// A push's background handler run: the run, the first push it answers
     /// and how many (coalesced) pushes.
-    struct Run: Hashable {
+    struct Run: Hashable, PlannedRunEntry {
         var run: PlannedBackgroundRun
         var firstSentAt: SimTime
         var pushes: Int
+
+        var plannedRun: PlannedBackgroundRun { run }
     }
 
-    /// The background handler run in progress per app.
-    var runs: [Run?]
-    /// The earliest end of a run in progress (`.farFuture`: none).
-    var nextRunEnd = SimTime.farFuture
-    /// Background handler runs started per app (the draws' run number).
-    var started: [UInt64]
+    /// The background handler runs in progress (at most one per app).
+    var runs: PerAppRuns<Run>
     /// The user's Background App Refresh switch per app (the trace's).
     let backgroundAppRefreshOn: [Bool]
-    /// Per app, `random.prefix(purpose, app)` of the failure and latency draws.
-    let failurePrefixes: [UInt64]
-    let latencyPrefixes: [UInt64]
+    let draws: PlannedRunDraws
 
     /// The component's next event: a run's end, a held push's release or an arrival.
-    var nextTime: SimTime { min(nextRunEnd, channel.nextTime) }
+    var nextTime: SimTime { min(runs.nextEnd, channel.nextTime) }
 
     /// Nil unless some app's server pushes.
     init?(trace: DeviceTrace, models: [AppModel], rules: SilentPushRules, random: DeviceRandom) {
@@ -39,17 +35,10 @@ struct SilentPushComponent {
             times.append(models[a].silentPush.sendTimes(updates: updates, horizon: trace.horizon))
         }
         channel = SilentPushChannel(sendTimes: times, rules: rules)
-        runs = Array(repeating: nil, count: n)
-        started = Array(repeating: 0, count: n)
+        runs = PerAppRuns(apps: n)
         backgroundAppRefreshOn = (0..<n).map { trace.backgroundAppRefreshEnabled?[$0] ?? true }
-        failurePrefixes = (0..<n).map { random.prefix(RandomPurpose.silentPushFailure.rawValue, UInt64($0)) }
-        latencyPrefixes = (0..<n).map { random.prefix(RandomPurpose.silentPushLatency.rawValue, UInt64($0)) }
-    }
-
-    mutating func recomputeRunEnd() {
-        var earliest = SimTime.farFuture
-        for case let r? in runs { earliest = min(earliest, r.run.end) }
-        nextRunEnd = earliest
+        draws = PlannedRunDraws(apps: n, failure: { random.prefix(RandomPurpose.silentPushFailure.rawValue, $0) },
+                                latency: { random.prefix(RandomPurpose.silentPushLatency.rawValue, $0) })
     }
 }
 
@@ -66,11 +55,11 @@ extension DeviceSimulator {
     /// Handles the silent-push event due now (`push.nextTime == now`).
     mutating func silentPushEvent() {
         guard mechanisms.push != nil else { return }
-        if mechanisms.push!.nextRunEnd <= now {
-            for a in 0..<mechanisms.push!.runs.count {
-                if let r = mechanisms.push!.runs[a], r.run.end <= now { finishPushRun(app: a) }
+        if mechanisms.push!.runs.nextEnd <= now {
+            for a in 0..<mechanisms.push!.runs.appCount {
+                if let r = mechanisms.push!.runs.takeIfEnded(app: a, by: now) { finishPushRun(r) }
             }
-            mechanisms.push!.recomputeRunEnd()
+            mechanisms.push!.runs.recomputeNextEnd()
         } else if mechanisms.push!.channel.nextRelease <= now {
             reexaminePushes(onlyWaiting: false)
         } else if mechanisms.push!.channel.nextArrival <= now {
@@ -90,7 +79,7 @@ extension DeviceSimulator {
     }
 
     mutating func reexaminePushes(onlyWaiting: Bool) {
-        for a in 0..<mechanisms.push!.runs.count where mechanisms.push!.channel.isDue(a, at: now) {
+        for a in 0..<mechanisms.push!.runs.appCount where mechanisms.push!.channel.isDue(a, at: now) {
             if onlyWaiting && mechanisms.push!.channel.held[a]?.releaseAt != .farFuture { continue }
             let h = mechanisms.push!.channel.held[a]!
             if let outcome = mechanisms.push!.channel.examine(a, at: now, gate: pushGate(app: Int32(a)), drop: pushDrop(app: Int32(a))) {
@@ -120,7 +109,7 @@ extension DeviceSimulator {
         }
         if !state.network.isOnline { return .closed }
         var from = SimTime.zero
-        if let r = mechanisms.push!.runs[Int(app)] { from = r.run.end }
+        if let r = mechanisms.push!.runs.entries[Int(app)] { from = r.run.end }
         if worker.isRunning && worker.running.dataEnd > now { from = max(from, worker.running.dataEnd) }
         return from > now ? .openFrom(from) : .open
     }
@@ -160,21 +149,18 @@ extension DeviceSimulator {
     /// refresh work, planned whole now (`PlannedBackgroundRun`).
     mutating func startPushRun(_ d: SilentPushChannel.Delivery) {
         let a = Int(d.app)
-        let n = mechanisms.push!.started[a]
-        mechanisms.push!.started[a] = n &+ 1
+        let n = mechanisms.push!.runs.nextRunNumber(app: a)
         metrics.user.silentPush[.deliveredBackground] &+= 1
         let run = startPlannedRun(app: d.app, work: apps.models[a].refresh, wakes: true,
-                                  budget: config.silentPush.handlerBudget,
-                                  failurePrefix: mechanisms.push!.failurePrefixes[a], latencyPrefix: mechanisms.push!.latencyPrefixes[a], run: n)
+                                  budget: config.silentPush.handlerBudget, draws: mechanisms.push!.draws, run: n)
         metrics.user.silentPush[.energyJoules] += run.ledger.wake + run.ledger.promotion + run.ledger.active
-        mechanisms.push!.runs[a] = .init(run: run, firstSentAt: d.firstSentAt, pushes: d.pushes)
-        mechanisms.push!.recomputeRunEnd()
+        mechanisms.push!.runs.start(.init(run: run, firstSentAt: d.firstSentAt, pushes: d.pushes), app: a)
     }
 
-    /// A run reaches its end: CPU charged, content fetched on success.
-    mutating func finishPushRun(app a: Int) {
-        guard let r = mechanisms.push!.runs[a] else { return }
-        mechanisms.push!.runs[a] = nil
+    /// A run reaches its end (taken out of the runs in progress): CPU
+    /// charged, content fetched on success.
+    mutating func finishPushRun(_ r: SilentPushComponent.Run) {
+        let a = Int(r.run.app)
         let run = settleCPU(of: r.run)
         metrics.user.silentPush[.energyJoules] += run.ledger.cpu
         var got: Bool? = nil
@@ -203,12 +189,8 @@ extension DeviceSimulator {
     /// horizon counts, no outcome); held pushes are counted.
     mutating func finishSilentPush() {
         guard mechanisms.push != nil else { return }
-        for a in 0..<mechanisms.push!.runs.count {
-            guard let run = mechanisms.push!.runs[a]?.run else { continue }
-            let cpu = censorCPU(of: run)
-            metrics.user.silentPush[.energyJoules] += cpu
-            attributeCensored(run, cpu: cpu)
-            mechanisms.push!.runs[a] = nil
+        for r in mechanisms.push!.runs.takeAll() {
+            metrics.user.silentPush[.energyJoules] += censorAtHorizon(r.run)
         }
         for case let h? in mechanisms.push!.channel.held { metrics.user.silentPush[.heldAtEnd] &+= h.pushes }
     }
