@@ -52,16 +52,25 @@ final class CostAwareGainCacheTests: XCTestCase {
                     let extra = model.boosts(app: a, at: at)
                     guard extra.recency == 0 && extra.previous == 0 else { continue }
                     let factor = model.launchBeforeUpdate(app: a, now: at, updatesPerHour: u, horizon: policy.horizon)
-                    if factor.isNaN || bounds.above.isNaN { continue }
-                    XCTAssertGreaterThanOrEqual(bounds.above * (1 + 1e-12), factor,
-                                                "world \(world), app \(a), at \(at.microseconds)")
-                    XCTAssertLessThanOrEqual(bounds.below, factor * (1 + 1e-12),
-                                             "world \(world), app \(a), at \(at.microseconds)")
-                    checked += 1
+                    // Over the whole hour, bracketed at `at`, and with the first step as the rule works it out.
+                    for (name, b) in [("hour", bounds.wholeHour), ("around", bounds.around(at)), ("exactly", bounds.exactly(at))] {
+                        if factor.isNaN || b.above.isNaN { continue }
+                        XCTAssertGreaterThanOrEqual(b.above * (1 + 1e-12), factor,
+                                                    "\(name): world \(world), app \(a), at \(at.microseconds)")
+                        XCTAssertLessThanOrEqual(b.below, factor * (1 + 1e-12),
+                                                 "\(name): world \(world), app \(a), at \(at.microseconds)")
+                        checked += 1
+                    }
+                    // Each narrower than the one before.
+                    let (whole, around, exactly) = (bounds.wholeHour, bounds.around(at), bounds.exactly(at))
+                    XCTAssertLessThanOrEqual(around.above, whole.above + 1e-12)
+                    XCTAssertLessThanOrEqual(exactly.above, around.above + 1e-12)
+                    XCTAssertGreaterThanOrEqual(exactly.below + 1e-12, around.below)
+                    XCTAssertGreaterThanOrEqual(around.below + 1e-12, whole.below)
                 }
             }
         }
-        XCTAssertGreaterThan(checked, 5_000)
+        XCTAssertGreaterThan(checked, 15_000)
     }
 
     func testKeptBoundsAnswerAsThePlainSum() {

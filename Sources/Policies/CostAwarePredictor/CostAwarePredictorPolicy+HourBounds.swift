@@ -3,19 +3,20 @@ import SimCore
 
 extension CostAwarePredictorPolicy {
     /// Bounds on the launch factor of `app` at `now`, from the app's
-    /// `LaunchHourBounds` for the current hour (kept until the hour ends
-    /// or its rates change); nil where the rule sums as written (bins
-    /// that are not numbers, a content rate that is not finite, an app the
-    /// model has not seen) or a short-lived term lasts past the hour.
+    /// `LaunchHourBound` for the current hour (kept until the hour ends or
+    /// its rates change), and that bound where no short-lived term is on
+    /// (for `LaunchHourBound.exactly`); nil where the rule sums as written
+    /// (bins that are not numbers, a content rate that is not finite, an
+    /// app the model has not seen) or a short-lived term lasts past the hour.
     ///
     /// With short-lived terms on until E within the hour, the factor is
     /// what comes before E — an event then, with a launch share at most
     /// `sb` (the largest time-of-week rate plus the terms, over that plus
     /// the content rate) — and P(nothing before E) times the factor from
-    /// E on with none, which the hour's `above` bounds (E is in the hour,
-    /// and from E to E + horizon is a longer window). So it is at most
-    /// max(sb, above); no lower bound is given then.
-    mutating func launchBounds(app a: Int, now: SimTime) -> (above: Double, below: Double)? {
+    /// E on with none, which the bound over the whole hour holds (E is in
+    /// the hour). So it is at most max(sb, that); no lower bound is given then.
+    mutating func launchBounds(app a: Int, now: SimTime)
+        -> (above: Double, below: Double, quiet: LaunchHourBound?)? {
         let u = content.rate(app: a)
         let binsAreNumbers = !launches.timeOfWeek
             || (launches.weekdaysSeen + launches.priorDays > 0 && launches.weekendDaysSeen + launches.priorDays > 0)
@@ -30,16 +31,19 @@ extension CostAwarePredictorPolicy {
         }
         let quiet = hourBounds.kept(app: a, now: now, revision: launches.revision[a], updatesPerHour: u, horizon: horizon)
             ?? keepHourBounds(app: a, now: now, updatesPerHour: u)
-        guard boosted else { return quiet }
+        guard boosted else {
+            let (above, below) = quiet.around(now)
+            return (above, below, quiet)
+        }
         let most = launches.maxBaseRate(app: a) + extra.recency + extra.previous
         let sb = most + u > 0 ? most / (most + u) : 0
-        return (max(sb, quiet.above), -.infinity)
+        return (max(sb, quiet.wholeHour.above), -.infinity, nil)
     }
 
     /// Works out and keeps the bounds (apart from `launchBounds`, whose
     /// every call would otherwise copy the launch model for this one).
     @inline(never)
-    mutating func keepHourBounds(app a: Int, now: SimTime, updatesPerHour u: Double) -> (above: Double, below: Double) {
+    mutating func keepHourBounds(app a: Int, now: SimTime, updatesPerHour u: Double) -> LaunchHourBound {
         let bounds = launches.hourBounds(app: a, now: now, updatesPerHour: u, horizon: horizon, terms: &hourTerms)
         hourBounds.keep(bounds, app: a, now: now, revision: launches.revision[a], updatesPerHour: u, horizon: horizon)
         return bounds
