@@ -41,7 +41,10 @@ final class CostAwareGainCacheTests: XCTestCase {
             let model = policy.launches
             for a in 0..<min(apps, model.apps) {
                 let u = policy.content.rate(app: a)
-                guard u.isFinite else { continue }
+                // What the policy asks bounds for (`launchBounds`): bins that are numbers, a finite content rate.
+                let binsAreNumbers = !model.timeOfWeek
+                    || (model.weekdaysSeen + model.priorDays > 0 && model.weekendDaysSeen + model.priorDays > 0)
+                guard u.isFinite && binsAreNumbers else { continue }
                 let bounds = model.hourBounds(app: a, now: t, updatesPerHour: u, horizon: policy.horizon,
                                               terms: &policy.hourTerms)
                 // Times of the same hour, the model unchanged (short-lived terms aside).
@@ -54,7 +57,7 @@ final class CostAwareGainCacheTests: XCTestCase {
                     let factor = model.launchBeforeUpdate(app: a, now: at, updatesPerHour: u, horizon: policy.horizon)
                     // Over the whole hour, bracketed at `at`, and with the first step as the rule works it out.
                     for (name, b) in [("hour", bounds.wholeHour), ("around", bounds.around(at)), ("exactly", bounds.exactly(at))] {
-                        if factor.isNaN || b.above.isNaN { continue }
+                        if factor.isNaN { continue }
                         XCTAssertGreaterThanOrEqual(b.above * (1 + 1e-12), factor,
                                                     "\(name): world \(world), app \(a), at \(at.microseconds)")
                         XCTAssertLessThanOrEqual(b.below, factor * (1 + 1e-12),
@@ -71,6 +74,21 @@ final class CostAwareGainCacheTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(checked, 15_000)
+    }
+
+    func testMayBoostIsFalseOnlyWithNoShortLivedTerm() {
+        var rng = TestRandom(seed: 2606)
+        var quiet = 0, maybe = 0
+        walk(40, step: 900, observing: 0.3, &rng) { world, policy, apps, t, _ in
+            for a in 0..<min(apps, policy.launches.apps) {
+                guard !policy.launches.mayBoost(app: a, at: t) else { maybe += 1; continue }
+                let extra = policy.launches.boosts(app: a, at: t)
+                XCTAssertTrue(extra.recency == 0 && extra.previous == 0, "world \(world), app \(a), t \(t.microseconds)")
+                quiet += 1
+            }
+        }
+        XCTAssertGreaterThan(quiet, 1_000)
+        XCTAssertGreaterThan(maybe, 1_000)
     }
 
     func testKeptBoundsAnswerAsThePlainSum() {

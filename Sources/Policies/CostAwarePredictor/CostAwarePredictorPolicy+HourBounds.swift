@@ -21,7 +21,7 @@ extension CostAwarePredictorPolicy {
         let binsAreNumbers = !launches.timeOfWeek
             || (launches.weekdaysSeen + launches.priorDays > 0 && launches.weekendDaysSeen + launches.priorDays > 0)
         guard binsAreNumbers && u.isFinite && a < launches.apps else { return nil }
-        let extra = launches.boosts(app: a, at: now)
+        let extra = launches.mayBoost(app: a, at: now) ? launches.boosts(app: a, at: now) : (0, .zero, 0, .zero)
         let boosted = extra.recency > 0 || extra.previous > 0
         if boosted {
             let hour = SimDuration.microsecondsPerHour

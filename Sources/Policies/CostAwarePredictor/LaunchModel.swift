@@ -158,6 +158,16 @@ struct LaunchModel: Sendable {
         return out
     }
 
+    /// Whether a short-lived term of `app` (< `apps`) may be on at `t`;
+    /// false means `boosts` gives none. Why: most gain tests come with none
+    /// on, and this answers that from two stored times, without the rates.
+    @inline(__always)
+    func mayBoost(app a: Int, at t: SimTime) -> Bool {
+        if let w = recencyWindow, let last = lastLaunch[a], t - last < w { return true }
+        if let g = transitionWindow, let (_, end) = lastEnded, t - end < g { return true }
+        return false
+    }
+
     /// P(the next launch of `app` after `now` comes before the next update
     /// of its content), launches and updates as competing Poisson
     /// processes: launches at this model's rate, updates at
