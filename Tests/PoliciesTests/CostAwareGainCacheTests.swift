@@ -93,7 +93,7 @@ final class CostAwareGainCacheTests: XCTestCase {
 
     func testKeptBoundsAnswerAsThePlainSum() {
         var rng = TestRandom(seed: 2605)
-        var checked = 0, quickNo = 0, quickYes = 0, boosted = 0
+        var checked = 0, quickNo = 0, quickYes = 0, boosted = 0, boostedExact = 0
         walk(48, step: 1200, observing: 0.15, &rng) { world, policy, apps, t, rng in
             for b in 0..<apps {
                 let gain = policy.expectedGain(app: b, now: t)
@@ -107,6 +107,15 @@ final class CostAwareGainCacheTests: XCTestCase {
                                                                         horizon: policy.horizon)
                         XCTAssertGreaterThanOrEqual(bounds.above * (1 + 1e-12), factor, "world \(world), app \(b)")
                         if policy.launches.boosts(app: b, at: t) != (0, .zero, 0, .zero) { boosted += 1 }
+                        let extra = policy.launches.boosts(app: b, at: t)
+                        XCTAssertEqual(bounds.boosted, extra.recency > 0 || extra.previous > 0)
+                        // The bounds with the part-hour steps as the rule works them out hold it too.
+                        if let exact = policy.exactLaunchBounds(app: b, now: t, hour: bounds.hour, boosted: bounds.boosted) {
+                            XCTAssertGreaterThanOrEqual(exact.above * (1 + 1e-12), factor, "world \(world), app \(b)")
+                            XCTAssertLessThanOrEqual(exact.below, factor + 1e-12, "world \(world), app \(b)")
+                            XCTAssertLessThanOrEqual(exact.above, bounds.above + 1e-12, "world \(world), app \(b)")
+                            if bounds.boosted { boostedExact += 1 }
+                        }
                         let m = policy.content.staleExponent(app: b, now: t)
                         if min(m, 1) * bounds.above < bar / (1 + 1e-9) {
                             XCTAssertLessThan(gain, bar, "world \(world), app \(b), t \(t.microseconds), bar \(bar)")
@@ -127,5 +136,6 @@ final class CostAwareGainCacheTests: XCTestCase {
         XCTAssertGreaterThan(quickYes, checked / 50)
         // Bounds with short-lived terms on were checked too.
         XCTAssertGreaterThan(boosted, 500)
+        XCTAssertGreaterThan(boostedExact, 500)
     }
 }

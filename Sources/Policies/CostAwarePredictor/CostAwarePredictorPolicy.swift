@@ -149,8 +149,9 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
     /// is at most min(m, 1) (m: `ContentRateEstimator.staleExponent`, so no
     /// `exp` yet), the launch factor at most 1, and it lies within the
     /// app's bounds for the current hour (`launchBounds`,
-    /// LaunchHourBound.swift): first with the hour's first step bracketed,
-    /// then with it worked out as the rule does.
+    /// LaunchHourBound.swift): first with the hour's first step bracketed
+    /// (with a short-lived term on, an upper bound only), then with the
+    /// part-hour steps worked out as the rule does (`exactLaunchBounds`).
     mutating func gainReaches(_ bar: Double, app a: Int, now: SimTime) -> Bool {
         let m = content.staleExponent(app: a, now: now)
         let no = bar / (1 + 1e-9), staleAtMost = min(m, 1)
@@ -160,8 +161,7 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
         if let bounds, staleAtMost * bounds.above < no { return false }
         let stale = ContentRateEstimator.staleProbability(exponent: m), yes = bar * (1 + 1e-9)
         if let bounds, stale * bounds.below >= yes { return true }
-        if let quiet = bounds?.quiet {
-            let exact = quiet.exactly(now)
+        if let bounds, let exact = exactLaunchBounds(app: a, now: now, hour: bounds.hour, boosted: bounds.boosted) {
             if stale * exact.above < no { return false }
             if stale * exact.below >= yes { return true }
         }

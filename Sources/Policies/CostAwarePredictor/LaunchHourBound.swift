@@ -57,23 +57,16 @@ struct LaunchHourBounds: Sendable {
 /// P(an event) h = 1 − e^−y (y = (l + u) · its hours: to `T + 1 h`, or
 /// to `now + horizon` if sooner) times its
 /// launch share s₀ = l / (l + u), plus (1 − h) · X(now), less at most 1e-4
-/// where the rule stops at P(neither yet) < 1e-4 (`stopLoss`: what it
-/// leaves out then is that times a step's share, at most the largest).
-/// X(now) is at most `after.high`, X over whole hours to `T + 1 h +
-/// horizon` (a longer window; the hours past where its P(neither yet) is
-/// negligible bounded by the largest share), and at least `after.low`, over
-/// whole hours to `T + horizon`. Where the horizon is whole hours and the
-/// sum went that far (`last`), X(now) is exactly those whole hours to
-/// `T + horizon` and then a last part-hour, `now − T` long, at one bin's
-/// rates; its P(an event) is bracketed as the first step's. h lies in
-/// [y / (1 + y), min(y, H₀)] (H₀: P(an event) in the whole hour, at least
-/// that of a shorter step), and the sum h · s₀ + (1 − h) · X is linear in
-/// h and rises with X, so its extremes are at the ends of those ranges
-/// (`around`), or at h itself where it is worked out as the rule does
-/// (`exactly`). The rule stops at nothing where P(neither yet) before its
-/// last step, (1 − h) times `last.survive`, is still clear of 1e-4. Every
-/// term is at most 1 and rounds by about 1e-16, far inside the relative
-/// 1e-9 margin the caller keeps from the bar.
+/// where the rule stops at P(neither yet) < 1e-4. X(now) is at most
+/// `after.high`, X over whole hours to `T + 1 h + horizon` (a longer
+/// window; the hours past where its P(neither yet) is negligible bounded
+/// by the largest share), and at least `after.low`, over whole hours to
+/// `T + horizon`. h lies in [y / (1 + y), min(y, H₀)] (H₀: P(an event) in
+/// the whole hour, at least that of a shorter step), and the sum
+/// h · s₀ + (1 − h) · X is linear in h, so its extremes are at the ends
+/// of that range (`around`), or at h itself where it is worked out as the
+/// rule does (`exactly`). Every term is at most 1 and rounds by about
+/// 1e-16, far inside the relative 1e-9 margin the caller keeps from the bar.
 struct LaunchHourBound: Sendable {
     /// The hour's end, microseconds since the trace's start, and the
     /// horizon's length (the first step ends at whichever comes first).
@@ -87,34 +80,27 @@ struct LaunchHourBound: Sendable {
     var share = 0.0
     /// Bounds on X(now) at every time of the hour.
     var after = (low: 0.0, high: 0.0)
-    /// The whole hours of X to `T + horizon`: their sum and P(neither
-    /// yet) after them; then the last part-hour's bin: l + u, P(an event)
-    /// in its whole hour, launch share. Nil where the horizon is not whole
-    /// hours or the sum stopped short of it.
-    var last: (sum: Double, survive: Double, rate: Double, happens: Double, share: Double)?
-    /// At least what the rule's stop at P(neither yet) < 1e-4 leaves out.
-    var stopLoss = 1e-4
 
-    /// The bounds at `now`, from the brackets on the part-hour steps.
+    /// The bounds at `now`, from the bracket on h.
     @inline(__always)
     func around(_ now: SimTime) -> (above: Double, below: Double) {
         let y = rate * firstStep(now).inHours
-        let lo = y / (1 + y), hi = min(y, happens)
-        guard let last else { return between(lo, hi, after) }
-        let z = last.rate * lastStep(now).inHours
-        let x = (low: last.sum + last.survive * (z / (1 + z)) * last.share,
-                 high: last.sum + last.survive * min(z, last.happens) * last.share)
-        return between(lo, hi, x, survives: (1 - hi) * last.survive)
+        return between(y / (1 + y), min(y, happens))
     }
 
-    /// The bounds at `now`, with the part-hour steps' P(an event) worked
-    /// out as the rule does.
-    func exactly(_ now: SimTime) -> (above: Double, below: Double) {
-        let h = rate > 0 ? -expm1(-rate * firstStep(now).inHours) : 0
-        guard let last else { return between(h, h, after) }
-        let z = last.rate > 0 ? -expm1(-last.rate * lastStep(now).inHours) : 0
-        let x = last.sum + last.survive * z * last.share
-        return between(h, h, (x, x), survives: (1 - h) * last.survive)
+    /// The bounds at `now`, with h as the rule's first step works it out
+    /// (the same expression of the same numbers, so the same h). With
+    /// `prefix`, the rule's sum and P(neither yet) at `start` in the hour
+    /// (where the short-lived terms on at `now` have ended), the first
+    /// step is from `start`, and the sum is prefix.sum + prefix.survive ·
+    /// that; what the rule's stop leaves out there is less than 1e-4 too
+    /// (P(neither yet) times a share of at most 1).
+    func exactly(_ now: SimTime, from start: SimTime? = nil,
+                 after prefix: (sum: Double, survive: Double) = (0, 1)) -> (above: Double, below: Double) {
+        let step = start.map { SimDuration(microseconds: min(end, now.microseconds + horizon) - $0.microseconds) }
+            ?? firstStep(now)
+        let h = rate > 0 ? -expm1(-rate * step.inHours) : 0
+        return between(h, h, after: prefix)
     }
 
     /// The rule's first step from `now`: to the hour's end or the horizon's.
@@ -123,33 +109,24 @@ struct LaunchHourBound: Sendable {
         SimDuration(microseconds: min(end - now.microseconds, horizon))
     }
 
-    /// The rule's last step from `now` (with `last`): `now − T`.
-    @inline(__always)
-    func lastStep(_ now: SimTime) -> SimDuration {
-        SimDuration(microseconds: now.microseconds - (end - SimDuration.microsecondsPerHour))
-    }
-
     /// The bounds over the whole hour (h anywhere in [0, H₀]).
-    var wholeHour: (above: Double, below: Double) { between(0, happens, after) }
+    var wholeHour: (above: Double, below: Double) { between(0, happens) }
 
-    /// The sum's extremes with h in [`lo`, `hi`] and X in `x`; the rule
-    /// stops at nothing where `survives` (at most P(neither yet) before
-    /// its last step) is clear of 1e-4.
+    /// The sum's extremes with h in [`lo`, `hi`] and X in `after`, after `prefix`.
     @inline(__always)
-    func between(_ lo: Double, _ hi: Double, _ x: (low: Double, high: Double),
-                 survives: Double = 0) -> (above: Double, below: Double) {
-        let above = max(lo * share + (1 - lo) * x.high, hi * share + (1 - hi) * x.high)
-        let loss = survives >= 1e-4 * (1 + 1e-9) ? 0 : stopLoss
-        let below = min(lo * share + (1 - lo) * x.low, hi * share + (1 - hi) * x.low) - loss
-        return (above, below)
+    func between(_ lo: Double, _ hi: Double,
+                 after prefix: (sum: Double, survive: Double) = (0, 1)) -> (above: Double, below: Double) {
+        let above = max(lo * share + (1 - lo) * after.high, hi * share + (1 - hi) * after.high)
+        let below = min(lo * share + (1 - lo) * after.low, hi * share + (1 - hi) * after.low)
+        return (prefix.sum + prefix.survive * above, prefix.sum + prefix.survive * below - 1e-4)
     }
 }
 
 extension LaunchModel {
     /// The `LaunchHourBound` of `app` for the hour of `now` (whole-hour
-    /// terms read from, and kept in, `terms`). Only for an app this model
-    /// has seen, with bins that are numbers and a finite content rate: the
-    /// caller asks nothing else.
+    /// terms read from, and kept in, `terms`). Only for an app this model has seen, with
+    /// bins that are numbers and a finite content rate: the caller asks
+    /// nothing else.
     func hourBounds(app a: Int, now: SimTime, updatesPerHour u: Double, horizon: SimDuration,
                     terms: inout LaunchHourTerms) -> LaunchHourBound {
         terms.prepare(app: a, revision: revision[a], updatesPerHour: u)
@@ -167,16 +144,13 @@ extension LaunchModel {
         // Whole hours from the next on: `longest` of them for above, `shortest` for below.
         let longest = (horizon.microseconds + hour - 1) / hour, shortest = horizon.microseconds / hour - 1
         var x = 0.0, low = 0.0, survive = 1.0
-        var last: (sum: Double, survive: Double, rate: Double, happens: Double, share: Double)?
         var j: Int64 = 1
         while j <= longest {
             // What is left adds at most survive · share: stop where that is negligible.
             if survive * share <= 1e-3 * x { x += survive * share; break }
             hourOfDay += 1
             if hourOfDay == 24 { hourOfDay = 0; day += 1; weekend = SimTime(day: day).isWeekend }
-            let (h, s, r) = step()
-            // With a horizon of whole hours, the last part-hour comes from this bin.
-            if j == longest && horizon.microseconds % hour == 0 { last = (x, survive, r, h, s) }
+            let (h, s, _) = step()
             x += survive * h * s
             if j <= shortest { low = x }
             survive *= 1 - h
@@ -184,6 +158,6 @@ extension LaunchModel {
         }
         let end = (now.microseconds / hour + 1) * hour
         return LaunchHourBound(end: end, horizon: horizon.microseconds, rate: rate0, happens: h0, share: s0,
-                               after: (low, x), last: last, stopLoss: 1e-4 * share)
+                               after: (low, x))
     }
 }
