@@ -52,21 +52,10 @@ extension CostAwarePredictorPolicy {
         guard horizon.microseconds >= SimDuration.microsecondsPerHour else { return nil }
         let extra = launches.boosts(app: a, at: now), u = content.rate(app: a)
         var t = now, p = 0.0, survive = 1.0
-        // `LaunchModel.launchBeforeUpdate`'s steps while a term is on.
-        while true {
-            let recency = extra.recency > 0 && extra.recencyUntil > t
-            let previous = extra.previous > 0 && extra.previousUntil > t
-            guard recency || previous else { break }
-            var next = SimTime(microseconds: hour.end)
-            var l = launches.baseRate(app: a, at: t)
-            if recency { l += extra.recency; next = min(next, extra.recencyUntil) }
-            if previous { l += extra.previous; next = min(next, extra.previousUntil) }
-            if l + u > 0 {
-                let happens = -expm1(-(l + u) * (next - t).inHours)
-                p += survive * happens * l / (l + u)
-                survive *= 1 - happens
-            }
-            t = next
+        // The rule's steps while a term is on.
+        while (extra.recency > 0 && extra.recencyUntil > t) || (extra.previous > 0 && extra.previousUntil > t) {
+            t = launches.boostedStep(app: a, from: t, to: SimTime(microseconds: hour.end), boosts: extra, updatesPerHour: u,
+                                     p: &p, survive: &survive)
         }
         return hour.exactly(now, from: t, after: (p, survive))
     }
