@@ -55,9 +55,9 @@ struct LaunchHourBounds: Sendable {
 ///
 /// Why these are bounds: the rule's sum from `now` is the first step's
 /// P(an event) h = 1 − e^−y (y = (l + u) · its hours: to `T + 1 h`, or
-/// to `now + horizon` if sooner) times its
-/// launch share s₀ = l / (l + u), plus (1 − h) · X(now), less at most 1e-4
-/// where the rule stops at P(neither yet) < 1e-4. X(now) is at most
+/// to `now + horizon` if sooner) times its launch share s₀ = l / (l + u),
+/// plus (1 − h) · X(now), less at most 1e-4 where the rule stops at
+/// P(neither yet) < 1e-4. X(now) is at most
 /// `after.high`, X over whole hours to `T + 1 h + horizon` (a longer
 /// window; the hours past where its P(neither yet) is negligible bounded
 /// by the largest share), and at least `after.low`, over whole hours to
