@@ -41,7 +41,10 @@ final class CostAwareGainCacheTests: XCTestCase {
             let model = policy.launches
             for a in 0..<min(apps, model.apps) {
                 let u = policy.content.rate(app: a)
-                guard u.isFinite else { continue }
+                // What the policy asks bounds for (`launchBounds`): bins that are numbers, a finite content rate.
+                let binsAreNumbers = !model.timeOfWeek
+                    || (model.weekdaysSeen + model.priorDays > 0 && model.weekendDaysSeen + model.priorDays > 0)
+                guard u.isFinite && binsAreNumbers else { continue }
                 let bounds = model.hourBounds(app: a, now: t, updatesPerHour: u, horizon: policy.horizon,
                                               terms: &policy.hourTerms)
                 // Times of the same hour, the model unchanged (short-lived terms aside).
@@ -52,21 +55,45 @@ final class CostAwareGainCacheTests: XCTestCase {
                     let extra = model.boosts(app: a, at: at)
                     guard extra.recency == 0 && extra.previous == 0 else { continue }
                     let factor = model.launchBeforeUpdate(app: a, now: at, updatesPerHour: u, horizon: policy.horizon)
-                    if factor.isNaN || bounds.above.isNaN { continue }
-                    XCTAssertGreaterThanOrEqual(bounds.above * (1 + 1e-12), factor,
-                                                "world \(world), app \(a), at \(at.microseconds)")
-                    XCTAssertLessThanOrEqual(bounds.below, factor * (1 + 1e-12),
-                                             "world \(world), app \(a), at \(at.microseconds)")
-                    checked += 1
+                    // Over the whole hour, bracketed at `at`, and with the first step as the rule works it out.
+                    for (name, b) in [("hour", bounds.wholeHour), ("around", bounds.around(at)), ("exactly", bounds.exactly(at))] {
+                        if factor.isNaN { continue }
+                        XCTAssertGreaterThanOrEqual(b.above * (1 + 1e-12), factor,
+                                                    "\(name): world \(world), app \(a), at \(at.microseconds)")
+                        XCTAssertLessThanOrEqual(b.below, factor * (1 + 1e-12),
+                                                 "\(name): world \(world), app \(a), at \(at.microseconds)")
+                        checked += 1
+                    }
+                    // Each narrower than the one before.
+                    let (whole, around, exactly) = (bounds.wholeHour, bounds.around(at), bounds.exactly(at))
+                    XCTAssertLessThanOrEqual(around.above, whole.above + 1e-12)
+                    XCTAssertLessThanOrEqual(exactly.above, around.above + 1e-12)
+                    XCTAssertGreaterThanOrEqual(exactly.below + 1e-12, around.below)
+                    XCTAssertGreaterThanOrEqual(around.below + 1e-12, whole.below)
                 }
             }
         }
-        XCTAssertGreaterThan(checked, 5_000)
+        XCTAssertGreaterThan(checked, 15_000)
+    }
+
+    func testMayBoostIsFalseOnlyWithNoShortLivedTerm() {
+        var rng = TestRandom(seed: 2606)
+        var quiet = 0, maybe = 0
+        walk(40, step: 900, observing: 0.3, &rng) { world, policy, apps, t, _ in
+            for a in 0..<min(apps, policy.launches.apps) {
+                guard !policy.launches.mayBoost(app: a, at: t) else { maybe += 1; continue }
+                let extra = policy.launches.boosts(app: a, at: t)
+                XCTAssertTrue(extra.recency == 0 && extra.previous == 0, "world \(world), app \(a), t \(t.microseconds)")
+                quiet += 1
+            }
+        }
+        XCTAssertGreaterThan(quiet, 1_000)
+        XCTAssertGreaterThan(maybe, 1_000)
     }
 
     func testKeptBoundsAnswerAsThePlainSum() {
         var rng = TestRandom(seed: 2605)
-        var checked = 0, quickNo = 0, quickYes = 0, boosted = 0
+        var checked = 0, quickNo = 0, quickYes = 0, boosted = 0, boostedExact = 0
         walk(48, step: 1200, observing: 0.15, &rng) { world, policy, apps, t, rng in
             for b in 0..<apps {
                 let gain = policy.expectedGain(app: b, now: t)
@@ -80,6 +107,15 @@ final class CostAwareGainCacheTests: XCTestCase {
                                                                         horizon: policy.horizon)
                         XCTAssertGreaterThanOrEqual(bounds.above * (1 + 1e-12), factor, "world \(world), app \(b)")
                         if policy.launches.boosts(app: b, at: t) != (0, .zero, 0, .zero) { boosted += 1 }
+                        let extra = policy.launches.boosts(app: b, at: t)
+                        XCTAssertEqual(bounds.boosted, extra.recency > 0 || extra.previous > 0)
+                        // The bounds with the part-hour steps as the rule works them out hold it too.
+                        if let exact = policy.exactLaunchBounds(app: b, now: t, hour: bounds.hour, boosted: bounds.boosted) {
+                            XCTAssertGreaterThanOrEqual(exact.above * (1 + 1e-12), factor, "world \(world), app \(b)")
+                            XCTAssertLessThanOrEqual(exact.below, factor + 1e-12, "world \(world), app \(b)")
+                            XCTAssertLessThanOrEqual(exact.above, bounds.above + 1e-12, "world \(world), app \(b)")
+                            if bounds.boosted { boostedExact += 1 }
+                        }
                         let m = policy.content.staleExponent(app: b, now: t)
                         if min(m, 1) * bounds.above < bar / (1 + 1e-9) {
                             XCTAssertLessThan(gain, bar, "world \(world), app \(b), t \(t.microseconds), bar \(bar)")
@@ -100,5 +136,6 @@ final class CostAwareGainCacheTests: XCTestCase {
         XCTAssertGreaterThan(quickYes, checked / 50)
         // Bounds with short-lived terms on were checked too.
         XCTAssertGreaterThan(boosted, 500)
+        XCTAssertGreaterThan(boostedExact, 500)
     }
 }

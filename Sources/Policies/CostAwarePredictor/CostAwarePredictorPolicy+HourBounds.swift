@@ -3,8 +3,9 @@ import SimCore
 
 extension CostAwarePredictorPolicy {
     /// Bounds on the launch factor of `app` at `now`, from the app's
-    /// `LaunchHourBounds` for the current hour (kept until the hour ends
-    /// or its rates change); nil where the rule sums as written (bins
+    /// `LaunchHourBound` for the current hour (kept until the hour ends or
+    /// its rates change), that bound, and whether a short-lived term is on
+    /// (for `exactLaunchBounds`); nil where the rule sums as written (bins
     /// that are not numbers, a content rate that is not finite, an app the
     /// model has not seen) or a short-lived term lasts past the hour.
     ///
@@ -12,17 +13,17 @@ extension CostAwarePredictorPolicy {
     /// what comes before E — an event then, with a launch share at most
     /// `sb` (the largest time-of-week rate plus the terms, over that plus
     /// the content rate) — and P(nothing before E) times the factor from
-    /// E on with none, which the hour's `above` bounds (E is in the hour,
-    /// and from E to E + horizon is a longer window). So it is at most
-    /// max(sb, above); no lower bound is given then.
-    mutating func launchBounds(app a: Int, now: SimTime) -> (above: Double, below: Double)? {
+    /// E on with none, which the bound over the whole hour holds (E is in
+    /// the hour). So it is at most max(sb, that); no lower bound is given then.
+    mutating func launchBounds(app a: Int, now: SimTime)
+        -> (above: Double, below: Double, hour: LaunchHourBound, boosted: Bool)? {
         let u = content.rate(app: a)
         let binsAreNumbers = !launches.timeOfWeek
             || (launches.weekdaysSeen + launches.priorDays > 0 && launches.weekendDaysSeen + launches.priorDays > 0)
         guard binsAreNumbers && u.isFinite && a < launches.apps else { return nil }
-        let extra = launches.boosts(app: a, at: now)
-        let boosted = extra.recency > 0 || extra.previous > 0
-        if boosted {
+        let extra = launches.mayBoost(app: a, at: now) ? launches.boosts(app: a, at: now) : nil
+        let boosted = extra.map { $0.recency > 0 || $0.previous > 0 } ?? false
+        if let extra, boosted {
             let hour = SimDuration.microsecondsPerHour
             let hourEnd = (now.microseconds / hour + 1) * hour
             let until = max(extra.recency > 0 ? extra.recencyUntil : now, extra.previous > 0 ? extra.previousUntil : now)
@@ -30,16 +31,39 @@ extension CostAwarePredictorPolicy {
         }
         let quiet = hourBounds.kept(app: a, now: now, revision: launches.revision[a], updatesPerHour: u, horizon: horizon)
             ?? keepHourBounds(app: a, now: now, updatesPerHour: u)
-        guard boosted else { return quiet }
+        guard let extra, boosted else {
+            let (above, below) = quiet.around(now)
+            return (above, below, quiet, false)
+        }
         let most = launches.maxBaseRate(app: a) + extra.recency + extra.previous
         let sb = most + u > 0 ? most / (most + u) : 0
-        return (max(sb, quiet.above), -.infinity)
+        return (max(sb, quiet.wholeHour.above), -.infinity, quiet, true)
+    }
+
+    /// The bounds of `launchBounds` with the part-hour steps worked out as
+    /// the rule does: with no short-lived term on, `hour.exactly`; with
+    /// terms on (`boosted`; they end within the hour, as `launchBounds`
+    /// asks), the rule's own steps until they end, then `hour.exactly`
+    /// from there. Nil for a horizon under an hour (its end could come
+    /// before the terms').
+    func exactLaunchBounds(app a: Int, now: SimTime, hour: LaunchHourBound,
+                           boosted: Bool) -> (above: Double, below: Double)? {
+        guard boosted else { return hour.exactly(now) }
+        guard horizon.microseconds >= SimDuration.microsecondsPerHour else { return nil }
+        let extra = launches.boosts(app: a, at: now), u = content.rate(app: a)
+        var t = now, p = 0.0, survive = 1.0
+        // The rule's steps while a term is on.
+        while (extra.recency > 0 && extra.recencyUntil > t) || (extra.previous > 0 && extra.previousUntil > t) {
+            t = launches.boostedStep(app: a, from: t, to: SimTime(microseconds: hour.end), boosts: extra, updatesPerHour: u,
+                                     p: &p, survive: &survive)
+        }
+        return hour.exactly(now, from: t, after: (p, survive))
     }
 
     /// Works out and keeps the bounds (apart from `launchBounds`, whose
     /// every call would otherwise copy the launch model for this one).
     @inline(never)
-    mutating func keepHourBounds(app a: Int, now: SimTime, updatesPerHour u: Double) -> (above: Double, below: Double) {
+    mutating func keepHourBounds(app a: Int, now: SimTime, updatesPerHour u: Double) -> LaunchHourBound {
         let bounds = launches.hourBounds(app: a, now: now, updatesPerHour: u, horizon: horizon, terms: &hourTerms)
         hourBounds.keep(bounds, app: a, now: now, revision: launches.revision[a], updatesPerHour: u, horizon: horizon)
         return bounds

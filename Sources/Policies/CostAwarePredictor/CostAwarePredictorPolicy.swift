@@ -149,7 +149,9 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
     /// is at most min(m, 1) (m: `ContentRateEstimator.staleExponent`, so no
     /// `exp` yet), the launch factor at most 1, and it lies within the
     /// app's bounds for the current hour (`launchBounds`,
-    /// LaunchHourBound.swift).
+    /// LaunchHourBound.swift): first with the hour's first step bracketed
+    /// (with a short-lived term on, an upper bound only), then with the
+    /// part-hour steps worked out as the rule does (`exactLaunchBounds`).
     mutating func gainReaches(_ bar: Double, app a: Int, now: SimTime) -> Bool {
         let m = content.staleExponent(app: a, now: now)
         let no = bar / (1 + 1e-9), staleAtMost = min(m, 1)
@@ -157,8 +159,12 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
         if bar > 0 && !(staleAtMost >= no) { return false }
         let bounds = bar > 0 ? launchBounds(app: a, now: now) : nil
         if let bounds, staleAtMost * bounds.above < no { return false }
-        let stale = ContentRateEstimator.staleProbability(exponent: m)
-        if let bounds, stale * bounds.below >= bar * (1 + 1e-9) { return true }
+        let stale = ContentRateEstimator.staleProbability(exponent: m), yes = bar * (1 + 1e-9)
+        if let bounds, stale * bounds.below >= yes { return true }
+        if let bounds, let exact = exactLaunchBounds(app: a, now: now, hour: bounds.hour, boosted: bounds.boosted) {
+            if stale * exact.above < no { return false }
+            if stale * exact.below >= yes { return true }
+        }
         guard stale > 0 else { return 0 >= bar }
         return launches.launchBeforeUpdateReaches(bar, stale: stale, app: a, now: now, updatesPerHour: content.rate(app: a),
                                                   horizon: horizon, terms: &hourTerms)

@@ -1,50 +1,34 @@
 import Foundation
 import SimCore
 
-/// Per app, bounds on P(the next launch comes before the next update)
-/// (`LaunchModel.launchBeforeUpdate`, the rule's sum as written) that hold
-/// at every time within one hour while no short-lived term is on, kept
-/// for the app's current rates. Why: a gain test comes several times an
-/// hour for the same app, and most answers are far from the bar; with
-/// the bounds, P(stale) times them answers those with a comparison or
+/// Per app, what bounds P(the next launch comes before the next update)
+/// (`LaunchModel.launchBeforeUpdate`, the rule's sum as written) at every
+/// time within one hour while no short-lived term is on, kept for the
+/// app's current rates (`LaunchHourBound`). Why: a gain test comes several
+/// times an hour for the same app, and most answers are far from the bar;
+/// with the bounds, P(stale) times them answers those with a comparison or
 /// two, without summing (`CostAwarePredictorPolicy.gainReaches`).
-///
-/// Why they are bounds: with no short-lived term on, the rule's sum from
-/// `now` in hour `[T, T + 1 h)` is P(the first of two competing Poisson
-/// processes, launches and updates, within the horizon is a launch) for
-/// hourly constant rates, less at most 1e-4 where it stops at
-/// P(neither yet) < 1e-4. Its first step, to `T + 1 h`, has an event
-/// with probability h in [0, H₀] (H₀: the whole hour's) and a launch
-/// share s₀; after it comes X(now), the same sum from `T + 1 h` to
-/// `now + horizon`. X(now) is at most `above`'s X, over whole hours to
-/// `T + 1 h + horizon` (a longer window; the hours past where its
-/// P(neither yet) is negligible bounded by the largest share), and at
-/// least `below`'s, over whole hours to `T + horizon`. The sum,
-/// h · s₀ + (1 − h) · X, is linear in h, so its extremes over [0, H₀]
-/// are at the ends. Both bounds round by about 1e-14 relative, far inside
-/// the 1e-9 margin the caller keeps from the bar.
 struct LaunchHourBounds: Sendable {
     /// Per app: the hour (since the trace's start) the bound is for
     /// (`Int64.min`: none), the rates it is for (the launch model's
-    /// revision and the content rate, bit for bit) and the bounds.
+    /// revision and the content rate, bit for bit) and the bound.
     var hour: [Int64] = []
     var revision: [UInt32] = []
     var updatesPerHour: [UInt64] = []
-    var above: [Double] = []
-    var below: [Double] = []
+    var bound: [LaunchHourBound] = []
     /// The horizon every kept bound is for.
     var horizon = SimDuration.zero
 
-    /// The kept bounds of `app` for the hour of `now`, if they are for these rates.
+    /// The kept bound of `app` for the hour of `now`, if it is for these rates.
     @inline(__always)
     func kept(app a: Int, now: SimTime, revision r: UInt32, updatesPerHour u: Double,
-              horizon: SimDuration) -> (above: Double, below: Double)? {
+              horizon: SimDuration) -> LaunchHourBound? {
         guard a < hour.count, hour[a] == now.microseconds / SimDuration.microsecondsPerHour, revision[a] == r,
               updatesPerHour[a] == u.bitPattern, horizon == self.horizon else { return nil }
-        return (above[a], below[a])
+        return bound[a]
     }
 
-    mutating func keep(_ value: (above: Double, below: Double), app a: Int, now: SimTime, revision r: UInt32, updatesPerHour u: Double,
+    mutating func keep(_ value: LaunchHourBound, app a: Int, now: SimTime, revision r: UInt32, updatesPerHour u: Double,
                        horizon: SimDuration) {
         if horizon != self.horizon {
             self.horizon = horizon
@@ -55,38 +39,108 @@ struct LaunchHourBounds: Sendable {
             hour += Array(repeating: .min, count: k)
             revision += Array(repeating: 0, count: k)
             updatesPerHour += Array(repeating: 0, count: k)
-            above += Array(repeating: 0, count: k)
-            below += Array(repeating: 0, count: k)
+            bound += Array(repeating: LaunchHourBound(), count: k)
         }
         hour[a] = now.microseconds / SimDuration.microsecondsPerHour
         revision[a] = r
         updatesPerHour[a] = u.bitPattern
-        above[a] = value.above
-        below[a] = value.below
+        bound[a] = value
+    }
+}
+
+/// One app's launch factor over one hour `[T, T + 1 h)` with no
+/// short-lived term on, taken apart as the rule's sum takes it: a first
+/// step from `now` to `T + 1 h` at the hour's rates, then X(now), the same
+/// sum from `T + 1 h` to `now + horizon`.
+///
+/// Why these are bounds: the rule's sum from `now` is the first step's
+/// P(an event) h = 1 − e^−y (y = (l + u) · its hours: to `T + 1 h`, or
+/// to `now + horizon` if sooner) times its launch share s₀ = l / (l + u),
+/// plus (1 − h) · X(now), less at most 1e-4 where the rule stops at
+/// P(neither yet) < 1e-4. X(now) is at most
+/// `after.high`, X over whole hours to `T + 1 h + horizon` (a longer
+/// window; the hours past where its P(neither yet) is negligible bounded
+/// by the largest share), and at least `after.low`, over whole hours to
+/// `T + horizon`. h lies in [y / (1 + y), min(y, H₀)] (H₀: P(an event) in
+/// the whole hour, at least that of a shorter step), and the sum
+/// h · s₀ + (1 − h) · X is linear in h, so its extremes are at the ends
+/// of that range (`around`), or at h itself where it is worked out as the
+/// rule does (`exactly`). Every term is at most 1 and rounds by about
+/// 1e-16, far inside the relative 1e-9 margin the caller keeps from the bar.
+struct LaunchHourBound: Sendable {
+    /// The hour's end, microseconds since the trace's start, and the
+    /// horizon's length (the first step ends at whichever comes first).
+    var end: Int64 = 0
+    var horizon: Int64 = 0
+    /// l + u of the hour's time-of-week bin, per hour.
+    var rate = 0.0
+    /// H₀ = P(a launch or an update within the whole hour).
+    var happens = 0.0
+    /// s₀ = l / (l + u) (0 where both are 0).
+    var share = 0.0
+    /// Bounds on X(now) at every time of the hour.
+    var after = (low: 0.0, high: 0.0)
+
+    /// The bounds at `now`, from the bracket on h.
+    @inline(__always)
+    func around(_ now: SimTime) -> (above: Double, below: Double) {
+        let y = rate * firstStep(now).inHours
+        return between(y / (1 + y), min(y, happens))
+    }
+
+    /// The bounds at `now`, with h as the rule's first step works it out
+    /// (the same expression of the same numbers, so the same h). With
+    /// `prefix`, the rule's sum and P(neither yet) at `start` in the hour
+    /// (where the short-lived terms on at `now` have ended), the first
+    /// step is from `start`, and the sum is prefix.sum + prefix.survive ·
+    /// that; what the rule's stop leaves out there is less than 1e-4 too
+    /// (P(neither yet) times a share of at most 1).
+    func exactly(_ now: SimTime, from start: SimTime? = nil,
+                 after prefix: (sum: Double, survive: Double) = (0, 1)) -> (above: Double, below: Double) {
+        let step = start.map { SimDuration(microseconds: min(end, now.microseconds + horizon) - $0.microseconds) }
+            ?? firstStep(now)
+        let h = rate > 0 ? -expm1(-rate * step.inHours) : 0
+        return between(h, h, after: prefix)
+    }
+
+    /// The rule's first step from `now`: to the hour's end or the horizon's.
+    @inline(__always)
+    func firstStep(_ now: SimTime) -> SimDuration {
+        SimDuration(microseconds: min(end - now.microseconds, horizon))
+    }
+
+    /// The bounds over the whole hour (h anywhere in [0, H₀]).
+    var wholeHour: (above: Double, below: Double) { between(0, happens) }
+
+    /// The sum's extremes with h in [`lo`, `hi`] and X in `after`, after `prefix`.
+    @inline(__always)
+    func between(_ lo: Double, _ hi: Double,
+                 after prefix: (sum: Double, survive: Double) = (0, 1)) -> (above: Double, below: Double) {
+        let above = max(lo * share + (1 - lo) * after.high, hi * share + (1 - hi) * after.high)
+        let below = min(lo * share + (1 - lo) * after.low, hi * share + (1 - hi) * after.low)
+        return (prefix.sum + prefix.survive * above, prefix.sum + prefix.survive * below - 1e-4)
     }
 }
 
 extension LaunchModel {
-    /// The bounds of `LaunchHourBounds` for `app` over the hour of `now`
-    /// (whole-hour terms read from, and kept in, `terms`): `above` at
-    /// least, `below` at most the rule's sum at any time of the hour with
-    /// no short-lived term on. Only for an app this model has seen, with
+    /// The `LaunchHourBound` of `app` for the hour of `now` (whole-hour
+    /// terms read from, and kept in, `terms`). Only for an app this model has seen, with
     /// bins that are numbers and a finite content rate: the caller asks
     /// nothing else.
     func hourBounds(app a: Int, now: SimTime, updatesPerHour u: Double, horizon: SimDuration,
-                    terms: inout LaunchHourTerms) -> (above: Double, below: Double) {
+                    terms: inout LaunchHourTerms) -> LaunchHourBound {
         terms.prepare(app: a, revision: revision[a], updatesPerHour: u)
         let hour = SimDuration.microsecondsPerHour
         let most = maxBaseRate(app: a)
         let share = most + u > 0 ? most / (most + u) : 0
         var day = now.day, hourOfDay = Int(now.timeOfDay.microseconds / hour), weekend = now.isWeekend
         /// The whole-hour step at the current bin: P(an event), launch share.
-        func step() -> (happens: Double, share: Double) {
+        func step() -> (happens: Double, share: Double, rate: Double) {
             let bin = (weekend ? 24 : 0) + hourOfDay
             let (l, happens) = terms.term(app: a, bin: bin) { baseRate(app: a, bin: bin) }
-            return l + u > 0 ? (happens, l / (l + u)) : (0, 0)
+            return l + u > 0 ? (happens, l / (l + u), l + u) : (0, 0, 0)
         }
-        let (h0, s0) = step()
+        let (h0, s0, rate0) = step()
         // Whole hours from the next on: `longest` of them for above, `shortest` for below.
         let longest = (horizon.microseconds + hour - 1) / hour, shortest = horizon.microseconds / hour - 1
         var x = 0.0, low = 0.0, survive = 1.0
@@ -96,14 +150,14 @@ extension LaunchModel {
             if survive * share <= 1e-3 * x { x += survive * share; break }
             hourOfDay += 1
             if hourOfDay == 24 { hourOfDay = 0; day += 1; weekend = SimTime(day: day).isWeekend }
-            let (h, s) = step()
+            let (h, s, _) = step()
             x += survive * h * s
             if j <= shortest { low = x }
             survive *= 1 - h
             j += 1
         }
-        let above = max(x, h0 * s0 + (1 - h0) * x)
-        let below = min(low, h0 * s0 + (1 - h0) * low) - 1e-4
-        return (above, below)
+        let end = (now.microseconds / hour + 1) * hour
+        return LaunchHourBound(end: end, horizon: horizon.microseconds, rate: rate0, happens: h0, share: s0,
+                               after: (low, x))
     }
 }

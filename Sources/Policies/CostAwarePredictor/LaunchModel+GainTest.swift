@@ -67,16 +67,8 @@ extension LaunchModel {
             if stale * p >= bar { return true }
             if stale * (p + survive) < no { return false }
             let hour = Int64(t.timeOfDay.microseconds / SimDuration.microsecondsPerHour)
-            var next = min(end, SimTime(day: t.day, plus: .hours(hour + 1)))
-            var l = baseRate(app: a, at: t)
-            if recency { l += extra.recency; next = min(next, extra.recencyUntil) }
-            if previous { l += extra.previous; next = min(next, extra.previousUntil) }
-            if l + u > 0 {
-                let happens = -expm1(-(l + u) * (next - t).inHours)
-                p += survive * happens * l / (l + u)
-                survive *= 1 - happens
-            }
-            t = next
+            t = boostedStep(app: a, from: t, to: min(end, SimTime(day: t.day, plus: .hours(hour + 1))), boosts: extra,
+                            updatesPerHour: u, p: &p, survive: &survive)
         }
         // Whole hours from here (and a last part-hour), with no short-lived
         // term: read from the app's kept window where that answers
@@ -113,6 +105,29 @@ extension LaunchModel {
             if hourOfDay == 24 { hourOfDay = 0; day += 1; weekend = SimTime(day: day).isWeekend }
         }
         return stale * p >= bar
+    }
+}
+
+extension LaunchModel {
+    /// One of the rule's steps (`launchBeforeUpdate`) from `t`, with the
+    /// short-lived terms in `extra` where on: to `next` (the hour's or the
+    /// horizon's end) or the end of a term on, if sooner, at the
+    /// time-of-week rate plus the terms on. Adds the step's P(a launch
+    /// first) to `p` and takes its P(an event) from `survive` in the rule's
+    /// order of operations, so with the rule's bits. Returns where it ends.
+    @inline(__always)
+    func boostedStep(app a: Int, from t: SimTime, to next: SimTime, boosts extra: Boosts, updatesPerHour u: Double,
+                     p: inout Double, survive: inout Double) -> SimTime {
+        var next = next
+        var l = baseRate(app: a, at: t)
+        if extra.recency > 0 && extra.recencyUntil > t { l += extra.recency; next = min(next, extra.recencyUntil) }
+        if extra.previous > 0 && extra.previousUntil > t { l += extra.previous; next = min(next, extra.previousUntil) }
+        if l + u > 0 {
+            let happens = -expm1(-(l + u) * (next - t).inHours)
+            p += survive * happens * l / (l + u)
+            survive *= 1 - happens
+        }
+        return next
     }
 }
 

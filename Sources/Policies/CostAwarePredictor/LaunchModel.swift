@@ -141,10 +141,13 @@ struct LaunchModel: Sendable {
         return (maxCount[a] + priorDays * mean) / (min(weekdaysSeen, weekendDaysSeen) + priorDays)
     }
 
+    /// The short-lived terms: each an extra rate (per hour) and when it ends.
+    typealias Boosts = (recency: Double, recencyUntil: SimTime, previous: Double, previousUntil: SimTime)
+
     /// The short-lived terms of `app` at `t`: the recency term and the
     /// previous-app term, each an extra rate (per hour) and when it ends
     /// (a rate of 0 where off or not active).
-    func boosts(app a: Int, at t: SimTime) -> (recency: Double, recencyUntil: SimTime, previous: Double, previousUntil: SimTime) {
+    func boosts(app a: Int, at t: SimTime) -> Boosts {
         var out = (0.0, SimTime.zero, 0.0, SimTime.zero)
         guard a < apps else { return out }
         if let w = recencyWindow, let last = lastLaunch[a], t - last < w, totals[a] > 0 {
@@ -156,6 +159,16 @@ struct LaunchModel: Sendable {
             out.3 = end + g
         }
         return out
+    }
+
+    /// Whether a short-lived term of `app` (< `apps`) may be on at `t`;
+    /// false means `boosts` gives none. Why: most gain tests come with none
+    /// on, and this answers that from two stored times, without the rates.
+    @inline(__always)
+    func mayBoost(app a: Int, at t: SimTime) -> Bool {
+        if let w = recencyWindow, let last = lastLaunch[a], t - last < w { return true }
+        if let g = transitionWindow, let (_, end) = lastEnded, t - end < g { return true }
+        return false
     }
 
     /// P(the next launch of `app` after `now` comes before the next update
