@@ -18,9 +18,7 @@ extension CostAwarePredictorPolicy {
     mutating func launchBounds(app a: Int, now: SimTime)
         -> (above: Double, below: Double, hour: LaunchHourBound, boosted: Bool)? {
         let u = content.rate(app: a)
-        let binsAreNumbers = !launches.timeOfWeek
-            || (launches.weekdaysSeen + launches.priorDays > 0 && launches.weekendDaysSeen + launches.priorDays > 0)
-        guard binsAreNumbers && u.isFinite && a < launches.apps else { return nil }
+        guard launches.binsAreNumbers && u.isFinite && a < launches.apps else { return nil }
         let extra = launches.mayBoost(app: a, at: now) ? launches.boosts(app: a, at: now) : nil
         let boosted = extra.map { $0.recency > 0 || $0.previous > 0 } ?? false
         if let extra, boosted {
