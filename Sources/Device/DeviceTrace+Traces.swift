@@ -12,6 +12,11 @@ extension NetworkType {
     }
 }
 
+extension NetworkInterval {
+    /// The interval's network as the device sees it.
+    public var network: NetworkType { NetworkType(kind) }
+}
+
 extension DeviceTrace {
     /// The device's view of a generated or read user trace. `apps` is the
     /// trace set's app list (`TraceSet.apps` / `GeneratorParameters.apps`).
@@ -34,7 +39,7 @@ extension DeviceTrace {
             appNames: apps.map(\.name),
             sessions: user.sessions.map { Session(start: $0.start, end: $0.end, app: Int32($0.app)) },
             charging: user.charging,
-            network: user.network.map { Network(start: $0.start, end: $0.end, network: NetworkType($0.kind)) },
+            network: user.network,
             contentUpdates: user.contentUpdates,
             lowPowerAccepted: lpm,
             screenOnDrainWatts: p.screenOnDrainWatts,

@@ -21,16 +21,10 @@ public struct DeviceTrace: Sendable {
     /// The device is plugged in over [start, end): the trace set's own record.
     public typealias Charging = ChargingInterval
 
-    /// The device is on `network` over [start, end).
-    @frozen
-    public struct Network: Sendable, Hashable {
-        public var start: SimTime
-        public var end: SimTime
-        public var network: NetworkType
-        public init(start: SimTime, end: SimTime, network: NetworkType) {
-            self.start = start; self.end = end; self.network = network
-        }
-    }
+    /// The device has connectivity `kind` over [start, end): the trace
+    /// set's own record (the device reads it as a ``NetworkType``,
+    /// `NetworkInterval.network`).
+    public typealias Network = NetworkInterval
 
     /// A reading of the real phone's battery level: the trace set's own record.
     public typealias MeasuredLevel = BatteryLevelSample
@@ -83,7 +77,7 @@ public struct DeviceTrace: Sendable {
         self.appNames = appNames
         self.sessions = sessions
         self.charging = charging
-        self.network = network ?? [Network(start: .zero, end: horizon, network: .wifi)]
+        self.network = network ?? [Network(start: .zero, end: horizon, kind: .wifi)]
         self.contentUpdates = contentUpdates ?? Array(repeating: [], count: appNames.count)
         self.lowPowerAccepted = lowPowerAccepted
         self.screenOnDrainWatts = screenOnDrainWatts

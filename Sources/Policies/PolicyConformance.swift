@@ -148,8 +148,8 @@ public enum PolicyConformance {
         var updates: [[SimTime]] = [[], [], []]
         for a in 0..<3 { updates[a] = stride(from: 0.3, to: 48.0, by: Double(a + 1) * 0.7).map(at) }
         let network: [DeviceTrace.Network] = [
-            .init(start: .zero, end: at(8), network: .wifi), .init(start: at(8), end: at(9), network: .offline),
-            .init(start: at(9), end: at(18), network: .cellular), .init(start: at(18), end: at(48), network: .wifi),
+            .init(start: .zero, end: at(8), kind: .wifi), .init(start: at(8), end: at(9), kind: .offline),
+            .init(start: at(9), end: at(18), kind: .cellular), .init(start: at(18), end: at(48), kind: .wifi),
         ]
         let typical = DeviceTrace(horizon: SimTime(day: 2), appNames: ["news", "mail", "social"], sessions: sessions,
                                   charging: [.init(start: at(0), end: at(6)), .init(start: at(23), end: at(30))],

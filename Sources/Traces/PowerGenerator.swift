@@ -29,11 +29,6 @@ public struct PowerGenerator: Sendable {
     public let parameters: PowerParameters
     public let appCount: Int
 
-    public init(parameters: PowerParameters, appCount: Int) {
-        self.parameters = parameters
-        self.appCount = appCount
-    }
-
     public func generate(days: Int, using rng: RandomStream) -> UserPower {
         let p = parameters
         let hour = Double(SimDuration.microsecondsPerHour)

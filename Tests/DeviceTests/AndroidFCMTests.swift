@@ -23,7 +23,7 @@ final class AndroidFCMTests: XCTestCase {
         config.defaultApp.backgroundAppRefreshEnabled = false
         config.defaultApp.refresh.failureProbabilityWifi = 0
         let trace = flatTrace(days: days, apps: ["news", "other"], sessions: sessions(at: [.zero + .minutes(1)]) + extra,
-                              updates: [updates, []], network: [.init(start: .zero, end: SimTime(day: 30), network: .wifi)])
+                              updates: [updates, []], network: [.init(start: .zero, end: SimTime(day: 30), kind: .wifi)])
         let (_, log) = simulateDeviceWithLog(trace: trace, configuration: config, policy: RunEverythingAllowed(), randomKey: 7)
         return log.events.filter { $0.kind == .silentPush && $0.app == 0 && $0.start != nil }
             .map { (sent: $0.requestedAt!, start: $0.start!) }

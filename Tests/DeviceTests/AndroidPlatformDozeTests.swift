@@ -21,7 +21,7 @@ final class AndroidPlatformDozeTests: XCTestCase {
         config.defaultApp.refreshEarliestBeginDelay = .minutes(15)
         let trace = flatTrace(days: 1, apps: ["news", "mail"],
                               sessions: sessions(at: [.zero + .minutes(1)]) + extra,
-                              network: [.init(start: .zero, end: SimTime(day: 30), network: .wifi)],
+                              network: [.init(start: .zero, end: SimTime(day: 30), kind: .wifi)],
                               charging: charging)
         let (_, log) = simulateDeviceWithLog(trace: trace, configuration: config, policy: RunEverythingAllowed(), randomKey: 5)
         let runs = log.events.filter { $0.kind == .task && $0.taskKind == .appRefresh }

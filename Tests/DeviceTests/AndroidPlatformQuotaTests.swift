@@ -44,7 +44,7 @@ final class AndroidPlatformQuotaTests: XCTestCase {
         config.defaultApp.refreshEarliestBeginDelay = .minutes(15)
         let trace = flatTrace(days: days, apps: ["greedy", "other"],
                               sessions: sessions(at: [.zero + .minutes(1)]) + extra,
-                              network: [.init(start: .zero, end: SimTime(day: 30), network: .wifi)],
+                              network: [.init(start: .zero, end: SimTime(day: 30), kind: .wifi)],
                               charging: charging)
         let (m, log) = simulateDeviceWithLog(trace: trace, configuration: config, policy: AsksForDue(), randomKey: 3)
         lastLog = log.events

@@ -53,7 +53,7 @@ final class AndroidPlatformTests: XCTestCase {
         config.defaultApp.forgetProbability = 0
         configure(&config)
         let trace = flatTrace(days: days, sessions: sessions(at: sessionsAt),
-                              network: [.init(start: .zero, end: SimTime(day: 30), network: .wifi)],
+                              network: [.init(start: .zero, end: SimTime(day: 30), kind: .wifi)],
                               charging: unplugged ? [] : [.init(start: .zero, end: SimTime(day: days))])
         let (m, log) = simulateDeviceWithLog(trace: trace, configuration: config, policy: policy, randomKey: 11)
         return (m, log.events)
@@ -152,7 +152,7 @@ final class AndroidPlatformTests: XCTestCase {
             var config = DeviceConfiguration()
             config.platform = p
             let trace = flatTrace(days: 1, sessions: sessions(at: [.zero + .minutes(1)]),
-                                  network: [.init(start: .zero, end: SimTime(day: 30), network: .wifi)], battery: level)
+                                  network: [.init(start: .zero, end: SimTime(day: 30), kind: .wifi)], battery: level)
             return simulateDevice(trace: trace, configuration: config, policy: RunEverythingAllowed(), randomKey: 3).tasksRun
         }
         XCTAssertGreaterThan(at(17, .android), 0)

@@ -42,8 +42,8 @@ final class AndroidUnmeteredTests: XCTestCase {
             config.defaultApp.processingInterval = .hours(24)
             config.defaultApp.processingRequiresExternalPower = false
             let trace = flatTrace(days: 1, sessions: sessions(at: [.zero + .minutes(1)]),
-                                  network: [.init(start: .zero, end: .zero + .hours(3), network: .cellular),
-                                            .init(start: .zero + .hours(3), end: SimTime(day: 30), network: .wifi)])
+                                  network: [.init(start: .zero, end: .zero + .hours(3), kind: .cellular),
+                                            .init(start: .zero + .hours(3), end: SimTime(day: 30), kind: .wifi)])
             let (_, log) = simulateDeviceWithLog(trace: trace, configuration: config, policy: RunEverythingAllowed(), randomKey: 3)
             return log.events.first { $0.kind == .task && $0.taskKind == .processing }?.start
         }

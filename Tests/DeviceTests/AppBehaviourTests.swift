@@ -77,7 +77,7 @@ final class DefaultWorldTests: XCTestCase {
         XCTAssertEqual(config.defaultApp.refresh.serverLatencySigma, 1.5)
         let starts = (0..<600).map { SimTime(day: 0, plus: .minutes(Int64($0) * 20)) }
         let trace = flatTrace(days: 9, sessions: sessions(at: starts, length: .seconds(1 as Int64)),
-                              network: [.init(start: .zero, end: SimTime(day: 9), network: .wifi)])
+                              network: [.init(start: .zero, end: SimTime(day: 9), kind: .wifi)])
         let (m, log) = simulateDeviceWithLog(trace: trace, configuration: config, policy: RunEverythingAllowed(), randomKey: 3)
         let durations = log.events.filter { $0.kind == .task && $0.outcome == .success }.map { ($0.end! - $0.start!).seconds }
         XCTAssertGreaterThan(durations.count, 500)
@@ -125,7 +125,7 @@ final class DefaultWorldTests: XCTestCase {
         let trace = flatTrace(days: 2, apps: ["podcast"],
                               sessions: sessions(at: [SimTime(day: 0, plus: .hours(22)), SimTime(day: 1, plus: .hours(22)),
                                                       SimTime(day: 1, plus: .hours(22) + .seconds(30 as Int64))]),
-                              network: [.init(start: .zero, end: SimTime(day: 2), network: .wifi)],
+                              network: [.init(start: .zero, end: SimTime(day: 2), kind: .wifi)],
                               charging: [.init(start: SimTime(day: 0, plus: .hours(23)), end: SimTime(day: 1, plus: .hours(7)))])
         let (_, log) = simulateDeviceWithLog(trace: trace, policy: RunEverythingAllowed(), randomKey: 1)
         let processing = log.events.filter { $0.kind == .task && $0.taskKind == .processing }

@@ -90,7 +90,7 @@ final class AppSwitcherAndHandlerTests: XCTestCase {
         var random = TestRandom(seed: 5)
         let updates = [random.poissonTimes(perHour: 1, days: 2)]
         let trace = flatTrace(days: 2, sessions: sessions(at: [hour1, SimTime(day: 1, plus: .hours(9))]), updates: updates,
-                              network: [.init(start: .zero, end: SimTime(day: 2), network: .wifi)])
+                              network: [.init(start: .zero, end: SimTime(day: 2), kind: .wifi)])
         var sim = DeviceSimulator(trace: trace, configuration: config, policy: Recorder(), randomKey: 9, sink: EventRecorder())
         let m = sim.run()
         let tasks = sim.sink.events.filter { $0.kind == .task && $0.detail != "censored" }
@@ -153,8 +153,8 @@ final class AppSwitcherAndHandlerTests: XCTestCase {
                                 serverLatencySigma: 0, failureProbabilityWifi: 0, failureProbabilityCellular: 0)
         let config = DeviceConfiguration(apps: [:], defaultApp: app)
         let half = SimTime(day: 0, plus: .hours(12))
-        let network: [DeviceTrace.Network] = [.init(start: .zero, end: half, network: .wifi),
-                                              .init(start: half, end: SimTime(day: 1), network: .cellular)]
+        let network: [DeviceTrace.Network] = [.init(start: .zero, end: half, kind: .wifi),
+                                              .init(start: half, end: SimTime(day: 1), kind: .cellular)]
         let trace = flatTrace(days: 1, sessions: sessions(at: [hour1]), network: network)
         var sim = DeviceSimulator(trace: trace, configuration: config, policy: Recorder(), randomKey: 2, sink: NoEventLog())
         let m = sim.run()

@@ -1,5 +1,6 @@
 @testable import Device
 import SimCore
+import TestSupport
 import XCTest
 
 /// The per-app outage process (`BackendOutages`).
@@ -14,7 +15,7 @@ final class BackendOutageTests: XCTestCase {
         XCTAssertTrue(off.perApp.allSatisfy { $0.starts.isEmpty })
         XCTAssertFalse(off.isDown(app: 0, at: SimTime(day: 3)))
 
-        let model = BackendOutageModel(perDay: 0.5, medianDuration: .minutes(30), durationSigma: 1)
+        let model = with(BackendOutageModel()) { $0.perDay = 0.5; $0.medianDuration = .minutes(30); $0.durationSigma = 1 }
         let o = BackendOutages(model: model, apps: 2, horizon: horizon, random: DeviceRandom(key: 42))
         // Expected outage length: median · exp(σ²/2); up-time mean 1/perDay.
         let meanDown = 1800 * exp(0.5)

@@ -48,7 +48,7 @@ final class BackgroundTaskExtensionTests: XCTestCase {
     }
 
     func testAnUploadWithoutNetworkFails() {
-        let net = [DeviceTrace.Network(start: minutes(120), end: SimTime(day: 1), network: .wifi)]
+        let net = [DeviceTrace.Network(start: minutes(120), end: SimTime(day: 1), kind: .wifi)]
         let upload = WorkModel(cpuSeconds: 0, bytesUp: 20_000, bytesDown: 0, serverLatency: .zero, serverLatencySigma: 0,
                                failureProbabilityWifi: 0, failureProbabilityCellular: 0)
         let trace = flatTrace(days: 1, sessions: sessions(at: [minutes(60), minutes(180)]), network: net)

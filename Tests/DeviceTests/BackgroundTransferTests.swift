@@ -64,8 +64,8 @@ final class BackgroundTransferSimulationTests: XCTestCase {
 
     func testGoingOfflinePausesAndTheTransferRestarts() {
         let cut = minutes(60) + .seconds(10 as Int64) + .milliseconds(500)
-        let net = [DeviceTrace.Network(start: .zero, end: cut, network: .wifi),
-                   DeviceTrace.Network(start: minutes(70), end: SimTime(day: 1), network: .wifi)]
+        let net = [DeviceTrace.Network(start: .zero, end: cut, kind: .wifi),
+                   DeviceTrace.Network(start: minutes(70), end: SimTime(day: 1), kind: .wifi)]
         let trace = flatTrace(days: 1, sessions: sessions(at: [minutes(60)]), network: net)
         let (m, rows) = run(trace, config(.init(probability: 1, bytesDown: 50_000_000)))
         XCTAssertEqual(m.urlSession[.runs], 2)

@@ -22,7 +22,7 @@ final class ComponentTests: XCTestCase {
 
     func testNetworkStreamTilesGapsWithOffline() {
         let horizon = SimTime(day: 1)
-        var n = NetworkStream([.init(start: t(60), end: t(120), network: .wifi)], horizon: horizon,
+        var n = NetworkStream([.init(start: t(60), end: t(120), kind: .wifi)], horizon: horizon,
                               energy: EnergyParameters())
         XCTAssertEqual(n.initial, .offline, "the gap before the first interval is offline")
         XCTAssertEqual(n.nextChange, t(60))

@@ -1,6 +1,7 @@
 @testable import Device
 import Foundation
 import SimCore
+import TestSupport
 import XCTest
 
 /// The per-device dead-zone process (`DeadZones`).
@@ -13,7 +14,7 @@ final class DeadZoneProcessTests: XCTestCase {
         XCTAssertFalse(DeadZoneModel().isOn)
         XCTAssertNil(DeadZones(model: DeadZoneModel(), horizon: horizon, random: DeviceRandom(key: 1)))
 
-        let model = DeadZoneModel(perDay: 2, medianDuration: .minutes(5), durationSigma: 1)
+        let model = with(DeadZoneModel()) { $0.perDay = 2; $0.medianDuration = .minutes(5); $0.durationSigma = 1 }
         var z = try XCTUnwrap(DeadZones(model: model, horizon: horizon, random: DeviceRandom(key: 42)))
         let meanDead = 300 * exp(0.5)
         let meanGap = 86_400 / 2.0
@@ -44,7 +45,7 @@ final class DeadZoneProcessTests: XCTestCase {
     /// draw gives the uncapped zones exactly. Read from JSON with its range.
     func testMaxDurationCapsEveryZone() throws {
         let horizon = SimTime(day: 200)
-        var model = DeadZoneModel(perDay: 4, medianDuration: .minutes(5), durationSigma: 1.5)
+        var model = with(DeadZoneModel()) { $0.perDay = 4; $0.medianDuration = .minutes(5); $0.durationSigma = 1.5 }
         let free = try XCTUnwrap(DeadZones(model: model, horizon: horizon, random: DeviceRandom(key: 7))).zones
         let longest = zip(free.starts, free.ends).map { ($1 - $0).seconds }.max() ?? 0
         XCTAssertGreaterThan(longest, 600, "the uncapped draws must exceed the cap for the test to say anything")

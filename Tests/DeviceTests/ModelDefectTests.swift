@@ -143,7 +143,7 @@ final class ModelDefectTests: XCTestCase {
         config.defaultApp.refreshEarliestBeginDelay = .minutes(1)
         config.defaultApp.retryDelayAfterFailure = nil
         let lost = hour + .seconds(5 as Int64)
-        let net: [DeviceTrace.Network] = [.init(start: .zero, end: lost, network: .cellular)]
+        let net: [DeviceTrace.Network] = [.init(start: .zero, end: lost, kind: .cellular)]
         let s = sessions(at: [.zero])
         let trace = flatTrace(days: 1, sessions: s, network: net)
         let (m, log) = simulateDeviceWithLog(trace: trace, configuration: config,

@@ -94,7 +94,7 @@ final class OSRuleTests: XCTestCase {
     func testNetworkRequired() {
         let offlineUntil = SimTime(day: 0, plus: .hours(3))
         let trace = flatTrace(days: 1, sessions: sessions(at: [SimTime(day: 0, plus: .hours(1))]),
-                              network: [.init(start: offlineUntil, end: SimTime(day: 1), network: .wifi)])
+                              network: [.init(start: offlineUntil, end: SimTime(day: 1), kind: .wifi)])
         let (m, log) = simulateDeviceWithLog(trace: trace, policy: AsksForEverything(), randomKey: 1)
         XCTAssertGreaterThan(refusals(m, .needsNetwork), 0)
         XCTAssertTrue(taskRows(log).allSatisfy { $0.start! >= offlineUntil })

@@ -1,5 +1,6 @@
 @testable import Device
 import SimCore
+import TestSupport
 import XCTest
 
 private func minutes(_ m: Int64) -> SimTime { SimTime(microseconds: m * 60_000_000) }
@@ -45,7 +46,7 @@ final class PushStrategyTests: XCTestCase {
 /// iOS's channel alone: throttle, hold, coalesce, gates, drops.
 final class SilentPushChannelTests: XCTestCase {
     func channel(_ times: [SimTime], burst: Double = 1) -> SilentPushChannel {
-        SilentPushChannel(sendTimes: [times], rules: SilentPushRules(perHour: 3, burst: burst))
+        SilentPushChannel(sendTimes: [times], rules: with(SilentPushRules()) { $0.perHour = 3; $0.burst = burst })
     }
 
     func testThrottleHoldsThenCoalescesThenDeliversWhenATokenIsWhole() {
@@ -195,7 +196,7 @@ final class SilentPushSimulationTests: XCTestCase {
 
     func testThrottledPushesAreHeldCoalescedAndDeliveredOnce() {
         let trace = flatTrace(days: 1, updates: [[minutes(60), minutes(61), minutes(62)]])
-        let (m, rows) = run(trace, config(rules: SilentPushRules(perHour: 3, burst: 1)))
+        let (m, rows) = run(trace, config(rules: with(SilentPushRules()) { $0.perHour = 3; $0.burst = 1 }))
         XCTAssertEqual(m.silentPush[.sent], 3)
         XCTAssertEqual(m.silentPush[.deliveredBackground], 2)
         XCTAssertEqual(m.silentPush[.coalesced], 1)
@@ -208,7 +209,7 @@ final class SilentPushSimulationTests: XCTestCase {
     }
 
     func testOfflineHoldsUntilTheNetworkReturns() {
-        let net = [DeviceTrace.Network(start: minutes(90), end: SimTime(day: 1), network: .wifi)]
+        let net = [DeviceTrace.Network(start: minutes(90), end: SimTime(day: 1), kind: .wifi)]
         let trace = flatTrace(days: 1, updates: [[minutes(60)]], network: net)
         let (m, rows) = run(trace, config())
         XCTAssertEqual(m.silentPush[.deliveredBackground], 1)

@@ -25,7 +25,7 @@ final class TaskLedgerTests: XCTestCase {
             .init(start: s0 + .seconds(15 as Int64), end: s0 + .seconds(20 as Int64), app: 1),
         ]
         let trace = flatTrace(days: 1, apps: ["a", "b"], sessions: sessions,
-                              network: [.init(start: .zero, end: SimTime(day: 1), network: .cellular)])
+                              network: [.init(start: .zero, end: SimTime(day: 1), kind: .cellular)])
         let (m, log) = simulateDeviceWithLog(trace: trace, configuration: config, policy: RunEverythingAllowed(), randomKey: 1)
         let tasks = log.events.filter { $0.kind == .task }
         XCTAssertEqual(tasks.count, 2)

@@ -1,6 +1,7 @@
 @_spi(BuiltInPolicies) import Device
 @_spi(BuiltInPolicies) import Policies
 import SimCore
+import TestSupport
 import XCTest
 
 /// Backoff against backend outages on a tiny world (one app on
@@ -13,7 +14,7 @@ final class BackoffOutageTests: XCTestCase {
                                               failureProbabilityWifi: 0, failureProbabilityCellular: 0)
         config.defaultApp.refreshEarliestBeginDelay = .minutes(30)
         // One-hour outages about once a day (σ 0: every outage lasts exactly 1 h).
-        config.backendOutages = BackendOutageModel(perDay: 1, medianDuration: .hours(1), durationSigma: 0)
+        config.backendOutages = with(BackendOutageModel()) { $0.perDay = 1; $0.medianDuration = .hours(1); $0.durationSigma = 0 }
         let t = trace(days: 4, apps: ["news"], sessions: makeSessions([(at(day: 0, 0.1), 0)]), updates: [[]])
         return (t, config)
     }
@@ -77,7 +78,7 @@ final class BackoffOutageTests: XCTestCase {
                   updates: [[at(day: 0, 8)], [at(day: 1, 11)]])
         config.backendOutages = BackendOutageModel()
         var plain = config
-        plain.backendOutages = BackendOutageModel(perDay: 0, medianDuration: .hours(5), durationSigma: 2)
+        plain.backendOutages = with(BackendOutageModel()) { $0.perDay = 0; $0.medianDuration = .hours(5); $0.durationSigma = 2 }
         let a = simulateDeviceWithLog(trace: t, configuration: config, policy: GreedyPolicy(), randomKey: 3)
         let b = simulateDeviceWithLog(trace: t, configuration: plain, policy: GreedyPolicy(), randomKey: 3)
         // (UserMetrics holds NaN means, which never compare equal: its counts and energy.)

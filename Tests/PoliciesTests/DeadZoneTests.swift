@@ -2,6 +2,7 @@
 @testable import Policies
 import Foundation
 import SimCore
+import TestSupport
 import XCTest
 
 /// Dead zones (connected, nothing gets through) on tiny worlds —
@@ -38,7 +39,7 @@ final class DeadZoneTests: XCTestCase {
     /// (promotion, then the radio active for the timeout; no bytes); one
     /// outside succeeds.
     func testRunInADeadZoneFailsAfterTheTimeoutAndOneOutsideSucceeds() {
-        let model = DeadZoneModel(perDay: 4, medianDuration: .minutes(30), durationSigma: 0, requestTimeout: .seconds(10 as Int64))
+        let model = with(DeadZoneModel()) { $0.perDay = 4; $0.medianDuration = .minutes(30); $0.durationSigma = 0; $0.requestTimeout = .seconds(10 as Int64) }
         let (t, config) = world(zones: model)
         let (m, log) = simulateDeviceWithLog(trace: t, configuration: config, policy: GreedyPolicy(), randomKey: 11)
         let z = zones(log)
@@ -76,7 +77,7 @@ final class DeadZoneTests: XCTestCase {
     /// comes first: the run is expired at its budget, the radio active
     /// until then.
     func testTheBudgetExpiresARunInADeadZoneBeforeTheDefaultTimeout() {
-        let (t, config) = world(zones: DeadZoneModel(perDay: 4, medianDuration: .minutes(30), durationSigma: 0))
+        let (t, config) = world(zones: with(DeadZoneModel()) { $0.perDay = 4; $0.medianDuration = .minutes(30); $0.durationSigma = 0 })
         XCTAssertEqual(config.deadZones.requestTimeout, .seconds(60 as Int64))
         let (m, log) = simulateDeviceWithLog(trace: t, configuration: config, policy: GreedyPolicy(), randomKey: 11)
         let z = zones(log)
@@ -97,7 +98,7 @@ final class DeadZoneTests: XCTestCase {
     /// connection rule), and is counted as a dead-zone run.
     func testATransferInFlightFailsAtAZoneStart() {
         // 2.5 MB at 20 Mbps: 1 s of transfer every minute or so.
-        let model = DeadZoneModel(perDay: 24, medianDuration: .minutes(2), durationSigma: 0, requestTimeout: .seconds(5 as Int64))
+        let model = with(DeadZoneModel()) { $0.perDay = 24; $0.medianDuration = .minutes(2); $0.durationSigma = 0; $0.requestTimeout = .seconds(5 as Int64) }
         let (t, config) = world(zones: model, bytesDown: 2_500_000, every: .seconds(1 as Int64), days: 1)
         let (m, log) = simulateDeviceWithLog(trace: t, configuration: config, policy: GreedyPolicy(), randomKey: 5)
         let z = zones(log)
@@ -118,7 +119,7 @@ final class DeadZoneTests: XCTestCase {
         t = trace(days: 2, apps: ["news", "mail"], sessions: makeSessions([(at(day: 0, 9), 0), (at(day: 1, 12), 1)]),
                   updates: [[at(day: 0, 8)], [at(day: 1, 11)]])
         var other = config
-        other.deadZones = DeadZoneModel(perDay: 0, medianDuration: .hours(5), durationSigma: 2, requestTimeout: .seconds(3 as Int64))
+        other.deadZones = with(DeadZoneModel()) { $0.perDay = 0; $0.medianDuration = .hours(5); $0.durationSigma = 2; $0.requestTimeout = .seconds(3 as Int64) }
         let a = simulateDeviceWithLog(trace: t, configuration: config, policy: GreedyPolicy(), randomKey: 3)
         let b = simulateDeviceWithLog(trace: t, configuration: other, policy: GreedyPolicy(), randomKey: 3)
         XCTAssertEqual(a.0.tasksFailed, b.0.tasksFailed)
@@ -135,9 +136,8 @@ final class DeadZoneTests: XCTestCase {
         config.defaultApp.refresh = WorkModel(cpuSeconds: 0, bytesUp: 0, bytesDown: 1000, serverLatency: .zero,
                                               failureProbabilityWifi: 0, failureProbabilityCellular: 0)
         config.defaultApp.refreshEarliestBeginDelay = .minutes(1)
-        config.backendOutages = BackendOutageModel(perDay: 3, medianDuration: .hours(1), durationSigma: 0)
-        config.deadZones = DeadZoneModel(perDay: 6, medianDuration: .minutes(30), durationSigma: 0,
-                                         requestTimeout: .seconds(10 as Int64))
+        config.backendOutages = with(BackendOutageModel()) { $0.perDay = 3; $0.medianDuration = .hours(1); $0.durationSigma = 0 }
+        config.deadZones = with(DeadZoneModel()) { $0.perDay = 6; $0.medianDuration = .minutes(30); $0.durationSigma = 0; $0.requestTimeout = .seconds(10 as Int64) }
         var launches: [(SimTime, Int32)] = []
         var updates: [SimTime] = []
         for d in 0..<6 {

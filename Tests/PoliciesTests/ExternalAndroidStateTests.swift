@@ -73,7 +73,7 @@ final class ExternalAndroidStateTests: XCTestCase {
         }
         let trace = DeviceTrace(horizon: SimTime(day: 3), appNames: ["news", "mail", "social"], sessions: sessions,
                                 charging: [.init(start: at(30), end: at(31))],
-                                network: [.init(start: .zero, end: at(72), network: .wifi)],
+                                network: [.init(start: .zero, end: at(72), kind: .wifi)],
                                 contentUpdates: (0..<3).map { a in stride(from: 0.5, to: 72.0, by: Double(a + 1)).map(at) })
         var config = DeviceConfiguration()
         config.platform = .android

@@ -2,6 +2,7 @@
 import Foundation
 @_spi(BuiltInPolicies) import Policies
 import SimCore
+import Traces
 import TestSupport
 
 func at(day: Int, _ h: Double) -> SimTime { SimTime(day: day, plus: .seconds(h * 3600)) }
@@ -18,8 +19,8 @@ func makeSessions(_ starts: [(SimTime, Int32)], length: SimDuration = .seconds(6
 }
 
 func trace(days: Int, apps: [String], sessions: [DeviceTrace.Session], updates: [[SimTime]],
-           network: NetworkType = .wifi) -> DeviceTrace {
+           network: NetworkKind = .wifi) -> DeviceTrace {
     DeviceTrace(horizon: SimTime(day: days), appNames: apps, sessions: sessions,
-                network: [.init(start: .zero, end: SimTime(day: days), network: network)],
+                network: [.init(start: .zero, end: SimTime(day: days), kind: network)],
                 contentUpdates: updates, screenOnDrainWatts: 0, idleDrainWatts: 0)
 }

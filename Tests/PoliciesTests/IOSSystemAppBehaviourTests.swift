@@ -15,7 +15,7 @@ final class IOSSystemAppBehaviourTests: XCTestCase {
         let s = starts.map { DeviceTrace.Session(start: $0, end: $0 + .minutes(2), app: 0) }
         let updates = [stride(from: 0, to: days * 48, by: 1).map { SimTime(microseconds: Int64($0) * 1_800_000_000) }]
         return DeviceTrace(horizon: SimTime(day: days), appNames: ["news"], sessions: s,
-                           network: [.init(start: .zero, end: SimTime(day: days), network: .wifi)],
+                           network: [.init(start: .zero, end: SimTime(day: days), kind: .wifi)],
                            contentUpdates: updates, screenOnDrainWatts: 0, idleDrainWatts: 0)
     }
 

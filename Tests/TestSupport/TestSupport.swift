@@ -24,3 +24,13 @@ public var pythonIsOnPath: Bool {
         FileManager.default.isExecutableFile(atPath: "\($0)/python3")
     } ?? false
 }
+
+/// `value` changed by `change`, in one expression: how a test writes a
+/// parameter value whose only initializer gives the defaults
+/// (`with(DeadZoneModel()) { $0.perDay = 2 }`), as a spec would, naming
+/// only the keys it sets.
+public func with<Value>(_ value: Value, _ change: (inout Value) -> Void) -> Value {
+    var changed = value
+    change(&changed)
+    return changed
+}

@@ -3,7 +3,7 @@
 import Foundation
 import SimCore
 import Stats
-import Traces
+@testable import Traces
 import XCTest
 
 final class GeneratorStatisticsTests: XCTestCase {

@@ -53,11 +53,11 @@ struct NetworkStream {
         out.reserveCapacity(intervals.count + 2)
         var t = SimTime.zero
         for iv in intervals where iv.end > t {
-            if iv.start > t { out.append(.init(start: t, end: iv.start, network: .offline)) }
-            out.append(.init(start: max(t, iv.start), end: iv.end, network: iv.network))
+            if iv.start > t { out.append(.init(start: t, end: iv.start, kind: .offline)) }
+            out.append(.init(start: max(t, iv.start), end: iv.end, kind: iv.kind))
             t = iv.end
         }
-        if t < horizon { out.append(.init(start: t, end: horizon, network: .offline)) }
+        if t < horizon { out.append(.init(start: t, end: horizon, kind: .offline)) }
         return out
     }
 }

@@ -147,13 +147,6 @@ public struct SilentPushRules: DeclaredParameters, Hashable {
 
     public init() {}
 
-    public init(perHour: Double, burst: Double = SilentPushRules().burst,
-                handlerBudget: SimDuration = SilentPushRules().handlerBudget) {
-        self.perHour = perHour
-        self.burst = burst
-        self.handlerBudget = handlerBudget
-    }
-
     /// The JSON keys under `device.silentPush`. The rate starts above 0 (a
     /// zero rate would hold every push for ever) and is capped at one a second.
     public static let parameters: [Parameter<SilentPushRules>] = [

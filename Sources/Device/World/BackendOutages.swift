@@ -33,13 +33,6 @@ public struct BackendOutageModel: DeclaredParameters, Hashable {
 
     public init() {}
 
-    public init(perDay: Double, medianDuration: SimDuration = BackendOutageModel().medianDuration,
-                durationSigma: Double = BackendOutageModel().durationSigma) {
-        self.perDay = perDay
-        self.medianDuration = medianDuration
-        self.durationSigma = durationSigma
-    }
-
     /// The JSON keys under `device.backendOutages` (what each value gives:
     /// the comments above and Docs/Semantics.md, "Backend outages"). The
     /// rate is capped at 48 a day (one every half hour of up-time): beyond

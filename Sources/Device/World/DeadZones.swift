@@ -47,15 +47,6 @@ public struct DeadZoneModel: DeclaredParameters, Hashable {
 
     public init() {}
 
-    public init(perDay: Double, medianDuration: SimDuration = DeadZoneModel().medianDuration,
-                durationSigma: Double = DeadZoneModel().durationSigma,
-                requestTimeout: SimDuration = DeadZoneModel().requestTimeout) {
-        self.perDay = perDay
-        self.medianDuration = medianDuration
-        self.durationSigma = durationSigma
-        self.requestTimeout = requestTimeout
-    }
-
     /// The JSON keys under `device.deadZones` (Docs/Semantics.md, "Dead
     /// zones"). The rate is capped at 96 a day (one every quarter hour
     /// outside zones): beyond that the device is rarely connected and the
