@@ -4,7 +4,7 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages the build needs (GSL through pkg-config).
 APT_PACKAGES := libgsl-dev pkg-config
 
-.PHONY: all deps build run test test-examples bench clean check-docs
+.PHONY: all deps build run test test-examples bench bench-instructions clean check-docs
 
 all: build
 
@@ -52,6 +52,15 @@ test-examples: deps
 ##        (pass options with ARGS, e.g. make bench ARGS="--csv --filter policy-cost")
 bench: deps
 	$(SWIFT) run -c release BGBenchmarks $(ARGS)
+
+## bench-instructions: every configuration of the default suite alone, 40 users
+##        × 7 days, in instructions per simulated event against greedy
+##        (valgrind, installed here if missing; about 3 minutes)
+bench-instructions: deps
+	@command -v valgrind >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq valgrind; }
+	$(SWIFT) build -c release --product bgbench
+	$(SWIFT) run -c release BGBenchmarks --filter policy-instructions $(ARGS)
 
 clean:
 	rm -rf .build

@@ -28,6 +28,9 @@ struct BenchmarkFamily: Sendable {
     /// Column titles of the human table: what the candidate and the baseline are.
     var candidateTitle = "queue ns/op"
     var baselineTitle = "textbook ns/op"
+    /// False for a family too slow for every `make bench`: it runs only
+    /// when `--filter` names it whole.
+    var runsByDefault = true
     var run: @Sendable () -> [Measurement]
 }
 

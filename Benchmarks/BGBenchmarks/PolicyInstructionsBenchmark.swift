@@ -1,0 +1,144 @@
+// What each configuration of the default suite costs per simulated event
+// in instructions, against greedy: the figure the speed targets of
+// Docs/Performance.md are stated in, and one that does not depend on the
+// machine's neighbours (CPU time on a shared machine does). Each configuration is run alone,
+// on one thread, on the default world cut to 40 users × 7 days, as its own
+// `bgbench run` process under `valgrind --tool=cachegrind --cache-sim=no`,
+// which counts every instruction the process executes. One op = one
+// simulated event (`simulated_events` in the run's manifest).
+//
+// The count is the whole process's: each configuration pays for generating
+// its users (which a suite does once for all its configurations) and for
+// starting up, and model-bound for its users' models too. That charge is
+// the same whatever the policy does, so it raises the per-event figure
+// most where a policy causes few events (the learning policies, never,
+// the oracles): the ratio to greedy is an upper bound on what the policy
+// itself costs per event. `policy-cost` measures
+// CPU time with the generation taken off instead.
+//
+// Slow (about 3 minutes for all 24 configurations, each under valgrind),
+// so it runs only when named: `make bench-instructions` or
+// `BGBenchmarks --filter policy-instructions`. It needs `valgrind` and
+// the release `bgbench` next to this executable (the make target builds
+// and installs both).
+import Experiments
+import Foundation
+import Traces
+
+extension BenchmarkFamily {
+    static let policyInstructions = BenchmarkFamily(
+        name: "policy-instructions",
+        summary: "one simulated event of a configuration (default suite's configurations alone, 1 thread, default world, 40 users × 7 days), instructions of the whole bgbench process (valgrind)",
+        candidateTitle: "instr/event", baselineTitle: "greedy instr/event", runsByDefault: false
+    ) {
+        selectedSizes([40]).flatMap { users -> [Measurement] in
+            let suite = defaultSuite(users: users, days: 7)
+            let runs = InstructionCounter()
+            let counts = suite.configurations.map { runs.count(oneConfiguration: $0, of: defaultSuiteJSON(users: users, days: 7)) }
+            guard let g = suite.configurations.firstIndex(where: { $0.label == "greedy" }) else {
+                fatalError("the default suite has no greedy configuration: update PolicyInstructionsBenchmark")
+            }
+            let greedy = counts[g].perEvent
+            return zip(suite.configurations, counts).map { configuration, count in
+                Measurement(benchmark: "policy-instructions-\(configuration.label)", n: users, operations: count.events,
+                            nsPerOp: count.perEvent, baselineNsPerOp: greedy, bytesPerEvent: nil,
+                            note: String(format: "%@: %.2f × greedy (%.0f M instructions, %d events)",
+                                         configuration.label, count.perEvent / greedy,
+                                         Double(count.instructions) / 1e6, count.events))
+            }
+        }
+    }
+}
+
+/// `Benchmarks/suites/default.json` as a JSON value, its population cut
+/// to `users` × `days` (the same cut as ``defaultSuite(users:days:)``).
+private func defaultSuiteJSON(users: Int, days: Int) -> JSONValue {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("suites/default.json")
+    guard let text = try? String(contentsOf: url, encoding: .utf8), let json = try? JSONParser.parse(text) else {
+        fatalError("cannot read \(url.path) as JSON")
+    }
+    return json.replacing("population", with: .object([(key: "users", value: .number(Double(users))), (key: "days", value: .number(Double(days)))]))
+}
+
+/// Runs `bgbench` under valgrind and reads back what it counted.
+private struct InstructionCounter {
+    let bgbench: URL
+    let valgrind = "valgrind"
+    let directory: URL
+
+    init() {
+        bgbench = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("bgbench")
+        guard FileManager.default.isExecutableFile(atPath: bgbench.path) else {
+            fatalError("policy-instructions needs the release bgbench at \(bgbench.path): run `make bench-instructions`")
+        }
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("bgbench-instructions-\(getpid())")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    /// The instructions and events of `configuration` run alone: the suite
+    /// `suite` with only that configuration (as its baseline) in it.
+    func count(oneConfiguration configuration: ExperimentConfiguration, of suite: JSONValue) -> (instructions: Int, events: Int, perEvent: Double) {
+        guard case let .object(policy) = configuration.policy else { fatalError("a configuration's policy is not an object") }
+        let spec = suite
+            .replacing("policies", with: .array([.object(policy + [(key: "label", value: .string(configuration.label))])]))
+            .replacing("baseline", with: .string(configuration.label))
+        let specFile = directory.appendingPathComponent("spec.json"), out = directory.appendingPathComponent("out")
+        let countFile = directory.appendingPathComponent("cachegrind.out"), log = directory.appendingPathComponent("valgrind.log")
+        do {
+            try spec.serialized(pretty: true).write(to: specFile, atomically: true, encoding: .utf8)
+        } catch {
+            fatalError("cannot write \(specFile.path): \(error)")
+        }
+        // valgrind's own chatter (cache warnings even without the cache
+        // simulation) and bgbench's messages go to a log shown on failure.
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let valgrind = Process()
+        valgrind.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        valgrind.arguments = [self.valgrind, "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=\(countFile.path)",
+                              bgbench.path, "run", specFile.path, "--out", out.path, "--force", "--threads", "1", "--quiet"]
+        valgrind.standardError = try? FileHandle(forWritingTo: log)
+        do {
+            try valgrind.run()
+        } catch {
+            fatalError("cannot start valgrind (`apt-get install valgrind`, or `make bench-instructions`): \(error)")
+        }
+        valgrind.waitUntilExit()
+        guard valgrind.terminationStatus == 0 else {
+            let messages = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            fatalError("valgrind bgbench run \(configuration.label) exited with \(valgrind.terminationStatus):\n\(messages)")
+        }
+        let instructions = Self.summary(of: countFile), events = Self.simulatedEvents(in: out)
+        return (instructions, events, Double(instructions) / Double(max(1, events)))
+    }
+
+    /// The `summary:` line of a cachegrind output file: instructions executed.
+    static func summary(of file: URL) -> Int {
+        guard let text = try? String(contentsOf: file, encoding: .utf8),
+              let line = text.split(separator: "\n").last(where: { $0.hasPrefix("summary:") }),
+              let count = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else {
+            fatalError("no summary line in \(file.path)")
+        }
+        return count
+    }
+
+    /// `simulated_events` of the run written to `out`.
+    static func simulatedEvents(in out: URL) -> Int {
+        let manifest = out.appendingPathComponent("manifest.json")
+        guard let text = try? String(contentsOf: manifest, encoding: .utf8), let json = try? JSONParser.parse(text),
+              case let .number(events)? = json["simulated_events"] else {
+            fatalError("no simulated_events in \(manifest.path)")
+        }
+        return Int(events)
+    }
+}
+
+private extension JSONValue {
+    /// The object with the value under `key` replaced (or appended).
+    func replacing(_ key: String, with value: JSONValue) -> JSONValue {
+        guard case var .object(pairs) = self else { fatalError("not a JSON object") }
+        if let i = pairs.firstIndex(where: { $0.key == key }) { pairs[i].value = value } else { pairs.append((key: key, value: value)) }
+        return .object(pairs)
+    }
+}
