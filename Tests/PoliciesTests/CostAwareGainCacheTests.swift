@@ -117,10 +117,12 @@ final class CostAwareGainCacheTests: XCTestCase {
                             if bounds.boosted { boostedExact += 1 }
                         }
                         let m = policy.content.staleExponent(app: b, now: t)
-                        if min(m, 1) * bounds.above < bar / (1 + 1e-9) {
+                        let below = policy.launchBelow(now: t, hour: bounds.hour, boosted: bounds.boosted)
+                        XCTAssertLessThanOrEqual(below, factor * (1 + 1e-12), "world \(world), app \(b)")
+                        if ContentRateEstimator.staleBound(exponent: m) * bounds.above < bar / (1 + 1e-9) {
                             XCTAssertLessThan(gain, bar, "world \(world), app \(b), t \(t.microseconds), bar \(bar)")
                             quickNo += 1
-                        } else if -expm1(-m) * bounds.below >= bar * (1 + 1e-9) {
+                        } else if -expm1(-m) * below >= bar * (1 + 1e-9) {
                             XCTAssertGreaterThanOrEqual(gain, bar, "world \(world), app \(b), t \(t.microseconds)")
                             quickYes += 1
                         }

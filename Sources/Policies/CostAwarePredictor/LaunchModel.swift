@@ -135,6 +135,7 @@ struct LaunchModel: Sendable {
     /// At least `baseRate(app:at:)` at any time: the largest bin over the
     /// fewest days seen (each part moves the same way as in `baseRate`, and
     /// rounding keeps that order).
+    @inline(__always)
     func maxBaseRate(app a: Int) -> Double {
         let mean = meanRate(app: a)
         guard timeOfWeek, a < apps else { return mean }
@@ -147,6 +148,7 @@ struct LaunchModel: Sendable {
     /// The short-lived terms of `app` at `t`: the recency term and the
     /// previous-app term, each an extra rate (per hour) and when it ends
     /// (a rate of 0 where off or not active).
+    @inline(__always)
     func boosts(app a: Int, at t: SimTime) -> Boosts {
         var out = (0.0, SimTime.zero, 0.0, SimTime.zero)
         guard a < apps else { return out }
