@@ -106,6 +106,11 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
     public var gainPerJoule: Double { bar.gainPerJoule }
 
     mutating func roll(_ context: PolicyContext) {
+        // Most calls come within the day with every app known, where each
+        // step below would do nothing: one test for all of them first.
+        let n = context.appCount, day = context.now.day
+        if day <= launches.currentDay && day <= bar.day && n <= launches.apps && n <= content.lastFetch.count
+            && (!timing.enabled || n <= timing.apps) { return }
         launches.ensure(apps: context.appCount)
         content.ensure(apps: context.appCount)
         timing.ensure(apps: context.appCount)
