@@ -127,7 +127,7 @@ final class CostAwareGainCacheTests: XCTestCase {
                 if base + LaunchModel.bins <= policy.hourTerms.steps.count,
                    policy.hourTerms.revision[a] == model.revision[a],
                    policy.hourTerms.updatesPerHour[a].bitPattern == u.bitPattern,
-                   policy.hourTerms.steps[base..<base + LaunchModel.bins].contains(where: { !$0.rate.isNaN }) {
+                   policy.hourTerms.steps[base..<base + LaunchModel.bins].contains(where: { !$0.happens.isNaN }) {
                     reused += 1
                 }
                 let kept = model.hourBounds(app: a, now: t, updatesPerHour: u, horizon: policy.horizon,

@@ -177,8 +177,8 @@ extension LaunchModel {
             /// The whole-hour step at the current bin.
             func step() -> LaunchHourTerms.Step {
                 let bin = (weekend ? 24 : 0) + hourOfDay
-                if steps[bin].rate.isNaN {
-                    steps[bin] = LaunchHourTerms.step(rate: baseRate(app: a, bin: bin), updatesPerHour: u)
+                if steps[bin].happens.isNaN {
+                    steps[bin] = LaunchHourTerms.step(steps[bin], updatesPerHour: u) { baseRate(app: a, bin: bin) }
                 }
                 return steps[bin]
             }

@@ -4,7 +4,9 @@ import Foundation
 /// no short-lived term on — the launch rate l, P(a launch or an update
 /// within the hour) `-expm1(-(l + u))` and the launch share l / (l + u) —
 /// for the app's current rates (its `LaunchModel.revision` and its content
-/// rate u); forgotten when either changes, filled as bins are asked for.
+/// rate u); forgotten when either changes (l only when the revision does:
+/// a refresh changes u alone, and it comes far more often than a launch or
+/// a new day), filled as bins are asked for.
 ///
 /// Why: the gain test's sum (`launchBeforeUpdateReaches`, `LaunchWindows`)
 /// and the hour bounds (`LaunchModel.hourBounds`) step through the same
@@ -16,9 +18,10 @@ import Foundation
 struct LaunchHourTerms: Sendable {
     /// One whole hour at one bin.
     struct Step: Sendable, Equatable {
-        /// l; NaN: not worked out for the current rates.
+        /// l; NaN: not worked out for the current revision.
         var rate = Double.nan
-        /// P(a launch or an update within the hour); 0 where l + u is 0.
+        /// P(a launch or an update within the hour); 0 where l + u is 0;
+        /// NaN: not worked out for the current rates.
         var happens = Double.nan
         /// l / (l + u); 0 where l + u is 0.
         var share = Double.nan
@@ -44,16 +47,23 @@ struct LaunchHourTerms: Sendable {
         // Bit for bit: the same rate in a different representation
         // (−0.0) would still give the same terms, but NaN would not.
         guard revision[a] != r || updatesPerHour[a].bitPattern != u.bitPattern else { return }
+        let launchRatesHold = revision[a] == r
         revision[a] = r
         updatesPerHour[a] = u
-        for bin in a * LaunchModel.bins..<(a + 1) * LaunchModel.bins { steps[bin].rate = .nan }
+        for bin in a * LaunchModel.bins..<(a + 1) * LaunchModel.bins {
+            if !launchRatesHold { steps[bin].rate = .nan }
+            steps[bin].happens = .nan
+        }
         windows.forget(app: a)
     }
 
-    /// The step at launch rate `l` and content rate `u`, as the rule works it out.
+    /// The step `kept` (its launch rate from `baseRate` unless kept too) at
+    /// content rate `u`, as the rule works it out.
     @inline(__always)
-    static func step(rate l: Double, updatesPerHour u: Double) -> Step {
-        l + u > 0 ? Step(rate: l, happens: -expm1(-(l + u) * 1.0), share: l / (l + u)) : Step(rate: l, happens: 0, share: 0)
+    static func step(_ kept: Step, updatesPerHour u: Double, _ baseRate: () -> Double) -> Step {
+        let l = kept.rate.isNaN ? baseRate() : kept.rate
+        return l + u > 0 ? Step(rate: l, happens: -expm1(-(l + u) * 1.0), share: l / (l + u))
+            : Step(rate: l, happens: 0, share: 0)
     }
 
     /// The launch rate and P(an event) of `bin` for `app`, worked out from
@@ -61,7 +71,7 @@ struct LaunchHourTerms: Sendable {
     @inline(__always)
     mutating func term(app a: Int, bin: Int, _ baseRate: () -> Double) -> (rate: Double, happens: Double) {
         let i = a * LaunchModel.bins + bin
-        if steps[i].rate.isNaN { steps[i] = Self.step(rate: baseRate(), updatesPerHour: updatesPerHour[a]) }
+        if steps[i].happens.isNaN { steps[i] = Self.step(steps[i], updatesPerHour: updatesPerHour[a], baseRate) }
         return (steps[i].rate, steps[i].happens)
     }
 
