@@ -95,7 +95,7 @@ final class CostAwareGainCacheTests: XCTestCase {
         var x = 0.0, low = 0.0, survive = 1.0
         var j: Int64 = 1
         while j <= longest {
-            if survive * share <= 1e-3 * x { x += survive * share; break }
+            if survive * share <= 1e-2 * x { x += survive * share; break }
             let (h, s, _) = step(j)
             x += survive * h * s
             if j <= shortest { low = x }

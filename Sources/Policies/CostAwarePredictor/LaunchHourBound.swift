@@ -58,7 +58,7 @@ struct LaunchHourBounds: Sendable {
 /// plus (1 − h) · X(now), less at most 1e-4 where the rule stops at
 /// P(neither yet) < 1e-4. X(now) is at most
 /// `after.high`, X over whole hours to `T + 1 h + horizon` (a longer
-/// window; the hours past where its P(neither yet) is negligible bounded
+/// window; the hours past where what they can add is small bounded
 /// by the largest share), and at least `after.low`, over whole hours to
 /// `T + horizon`. h lies in [y / (1 + y), min(y, H₀)] (H₀: P(an event) in
 /// the whole hour, at least that of a shorter step), and the sum
@@ -161,7 +161,7 @@ extension LaunchModel {
     /// finite content rate: the caller asks nothing else.
     ///
     /// - Complexity: O(h) for the h whole hours stepped through (at most the
-    ///   horizon's; fewer once what is left is negligible), an `expm1` for
+    ///   horizon's; fewer once what is left is small), an `expm1` for
     ///   each bin not kept yet.
     func hourBounds(app a: Int, now: SimTime, updatesPerHour u: Double, horizon: SimDuration,
                     terms: inout LaunchHourTerms) -> LaunchHourBound {
@@ -187,8 +187,11 @@ extension LaunchModel {
             var x = 0.0, low = 0.0, survive = 1.0
             var j: Int64 = 1
             while j <= longest {
-                // What is left adds at most survive · share: stop where that is negligible.
-                if survive * share <= 1e-3 * x { x += survive * share; break }
+                // What is left adds at most survive · share: stop where that is
+                // under 1 % of the sum so far. A finer cut walks (and works
+                // out) more bins for the few answers that close to the bar,
+                // which the sum answers anyway.
+                if survive * share <= 1e-2 * x { x += survive * share; break }
                 hourOfDay += 1
                 if hourOfDay == 24 { hourOfDay = 0; day += 1; weekend = SimTime(day: day).isWeekend }
                 let next = step()
