@@ -19,7 +19,9 @@ extension CostAwarePredictorPolicy {
     /// the hour). So it is at most max(sb, that); no lower bound is given then.
     ///
     /// - Complexity: O(1) with the hour's bound kept; else that of
-    ///   `LaunchModel.hourBounds`.
+    ///   `LaunchModel.hourBounds` (`keepHourBounds`, out of line: inlined
+    ///   into `gainReaches`, the kept path's result stays in registers).
+    @inline(__always)
     mutating func launchBounds(app a: Int, now: SimTime) -> (above: Double, hour: LaunchHourBound, boosted: Bool)? {
         let u = content.rate(app: a)
         guard launches.binsAreNumbers && u.isFinite && a < launches.apps else { return nil }
