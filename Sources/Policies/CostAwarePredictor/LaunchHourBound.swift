@@ -173,12 +173,15 @@ extension LaunchModel {
         // Whole hours from the next on: `longest` of them for above, `shortest` for below.
         let longest = (horizon.microseconds + hour - 1) / hour, shortest = horizon.microseconds / hour - 1
         let end = (now.microseconds / hour + 1) * hour
+        let mean = meanRate(app: a)
         return terms.withSteps(app: a) { steps in
             /// The whole-hour step at the current bin.
             func step() -> LaunchHourTerms.Step {
                 let bin = (weekend ? 24 : 0) + hourOfDay
                 if steps[bin].happens.isNaN {
-                    steps[bin] = LaunchHourTerms.step(steps[bin], updatesPerHour: u) { baseRate(app: a, bin: bin) }
+                    steps[bin] = LaunchHourTerms.step(steps[bin], updatesPerHour: u) {
+                        baseRate(app: a, bin: bin, mean: mean)
+                    }
                 }
                 return steps[bin]
             }

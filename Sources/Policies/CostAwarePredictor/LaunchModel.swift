@@ -125,8 +125,12 @@ struct LaunchModel: Sendable {
     func baseRate(app a: Int, at t: SimTime) -> Double { baseRate(app: a, bin: Self.bin(t)) }
 
     /// The time-of-week rate of `app` in `bin` (`bin(_:)`: weekend bins from 24).
-    func baseRate(app a: Int, bin: Int) -> Double {
-        let mean = meanRate(app: a)
+    func baseRate(app a: Int, bin: Int) -> Double { baseRate(app: a, bin: bin, mean: meanRate(app: a)) }
+
+    /// `baseRate(app:bin:)` with the app's `meanRate` given: it is the same
+    /// in every bin, so a walk over bins (`hourBounds`) works it out once.
+    @inline(__always)
+    func baseRate(app a: Int, bin: Int, mean: Double) -> Double {
         guard timeOfWeek, a < apps else { return mean }
         let seen = bin >= 24 ? weekendDaysSeen : weekdaysSeen
         return (counts[a * Self.bins + bin] + priorDays * mean) / (seen + priorDays)
