@@ -109,9 +109,9 @@ struct ContentRateEstimator: Sendable {
     /// 0 < m < ∞, min(2m / (2 + m), 1), which holds because e^−m ≥
     /// (2 − m)/(2 + m) for m ≥ 0 ((2 + m) e^−m − (2 − m) is 0 at 0 and
     /// its slope 1 − (1 + m) e^−m ≥ 0); else min(m, 1) (1 − e^−m ≤ m for
-    /// every m; 1 for an infinite m, NaN for a NaN one). Why this one: it
-    /// is within m³/12 of P(stale) where min(m, 1) is within m²/2, so more
-    /// tests end before the launch factor is worked out.
+    /// every m; 1 for an infinite m, NaN for a NaN one). Why this one: for
+    /// small m it is about m³/12 above P(stale) where min(m, 1) is about
+    /// m²/2 above, so more tests end before the launch factor is worked out.
     @inline(__always)
     static func staleBound(exponent m: Double) -> Double {
         0 < m && m < .infinity ? min(2 * m / (2 + m), 1) : min(m, 1)
