@@ -76,6 +76,79 @@ final class CostAwareGainCacheTests: XCTestCase {
         XCTAssertGreaterThan(checked, 15_000)
     }
 
+    /// The hour bound as the rule's arithmetic gives it with every step
+    /// worked out afresh from `baseRate(app:at:)` (the bin from the time
+    /// itself, not from a walk over kept steps); `shift` reads each bin
+    /// that many hours late, the slip the kept steps must not make.
+    static func plainHourBound(_ model: LaunchModel, app a: Int, now: SimTime, updatesPerHour u: Double,
+                               horizon: SimDuration, shift: Int64 = 0) -> LaunchHourBound {
+        let hour = SimDuration.microsecondsPerHour
+        let most = model.maxBaseRate(app: a)
+        let share = most + u > 0 ? most / (most + u) : 0
+        let start = SimTime(microseconds: now.microseconds / hour * hour)
+        func step(_ j: Int64) -> (happens: Double, share: Double, rate: Double) {
+            let l = model.baseRate(app: a, at: start + .hours(j + shift))
+            return l + u > 0 ? (-expm1(-(l + u) * 1.0), l / (l + u), l + u) : (0, 0, 0)
+        }
+        let (h0, s0, rate0) = step(0)
+        let longest = (horizon.microseconds + hour - 1) / hour, shortest = horizon.microseconds / hour - 1
+        var x = 0.0, low = 0.0, survive = 1.0
+        var j: Int64 = 1
+        while j <= longest {
+            if survive * share <= 1e-2 * x { x += survive * share; break }
+            let (h, s, _) = step(j)
+            x += survive * h * s
+            if j <= shortest { low = x }
+            survive *= 1 - h
+            j += 1
+        }
+        return LaunchHourBound(end: start.microseconds + hour, horizon: horizon.microseconds, rate: rate0, happens: h0,
+                               share: s0, after: (low, x))
+    }
+
+    /// Every number of a bound, bit for bit.
+    static func bits(_ b: LaunchHourBound) -> [UInt64] {
+        [UInt64(bitPattern: b.end), UInt64(bitPattern: b.horizon)]
+            + [b.rate, b.happens, b.share, b.after.low, b.after.high].map(\.bitPattern)
+    }
+
+    func testHourBoundsFromKeptStepsAreThePlainOnes() {
+        var rng = TestRandom(seed: 7261)
+        var checked = 0, reused = 0, slipCaught = 0
+        // Steps a few hours apart, so kept steps of earlier hours are read
+        // again, and observations in between, so they must be forgotten.
+        walk(40, step: 4 * 3600, observing: 0.5, &rng) { world, policy, apps, t, _ in
+            let model = policy.launches
+            guard model.binsAreNumbers else { return }
+            for a in 0..<min(apps, model.apps) {
+                let u = policy.content.rate(app: a)
+                guard u.isFinite else { continue }
+                let base = a * LaunchModel.bins
+                if base + LaunchModel.bins <= policy.hourTerms.steps.count,
+                   policy.hourTerms.revision[a] == model.revision[a],
+                   policy.hourTerms.updatesPerHour[a].bitPattern == u.bitPattern,
+                   policy.hourTerms.steps[base..<base + LaunchModel.bins].contains(where: { !$0.happens.isNaN }) {
+                    reused += 1
+                }
+                let kept = model.hourBounds(app: a, now: t, updatesPerHour: u, horizon: policy.horizon,
+                                            terms: &policy.hourTerms)
+                let plain = Self.plainHourBound(model, app: a, now: t, updatesPerHour: u, horizon: policy.horizon)
+                XCTAssertEqual(Self.bits(kept), Self.bits(plain), "world \(world), app \(a), t \(t.microseconds)")
+                let slipped = Self.plainHourBound(model, app: a, now: t, updatesPerHour: u, horizon: policy.horizon,
+                                                  shift: 1)
+                if Self.bits(slipped) != Self.bits(plain) { slipCaught += 1 }
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 3_000)
+        // Kept steps were read (not only filled) ...
+        XCTAssertGreaterThan(reused, checked / 4)
+        // ... and a table read one bin off would have failed the comparison
+        // (wherever the bins it steps through differ: not with time of week
+        // off, nor where no launch has been seen in them).
+        XCTAssertGreaterThan(slipCaught, checked / 10)
+    }
+
     func testMayBoostIsFalseOnlyWithNoShortLivedTerm() {
         var rng = TestRandom(seed: 2606)
         var quiet = 0, maybe = 0
@@ -117,10 +190,12 @@ final class CostAwareGainCacheTests: XCTestCase {
                             if bounds.boosted { boostedExact += 1 }
                         }
                         let m = policy.content.staleExponent(app: b, now: t)
-                        if min(m, 1) * bounds.above < bar / (1 + 1e-9) {
+                        let below = policy.launchBelow(now: t, hour: bounds.hour, boosted: bounds.boosted)
+                        XCTAssertLessThanOrEqual(below, factor * (1 + 1e-12), "world \(world), app \(b)")
+                        if ContentRateEstimator.staleBound(exponent: m) * bounds.above < bar / (1 + 1e-9) {
                             XCTAssertLessThan(gain, bar, "world \(world), app \(b), t \(t.microseconds), bar \(bar)")
                             quickNo += 1
-                        } else if -expm1(-m) * bounds.below >= bar * (1 + 1e-9) {
+                        } else if -expm1(-m) * below >= bar * (1 + 1e-9) {
                             XCTAssertGreaterThanOrEqual(gain, bar, "world \(world), app \(b), t \(t.microseconds)")
                             quickYes += 1
                         }

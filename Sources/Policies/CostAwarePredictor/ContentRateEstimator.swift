@@ -56,6 +56,7 @@ struct ContentRateEstimator: Sendable {
     }
 
     /// The estimated update rate of `app`, updates per hour.
+    @inline(__always)
     func rate(app a: Int) -> Double {
         guard learn, a < events.count else { return priorRate }
         return (events[a] + priorRate * priorHours) / (exposure[a] + priorHours)
@@ -93,6 +94,7 @@ struct ContentRateEstimator: Sendable {
     /// The expected updates of `app` since its last fetch, m in
     /// P(stale) = 1 − e^−m: infinite if never fetched, 0 if fetched at or
     /// after `now`.
+    @inline(__always)
     func staleExponent(app a: Int, now: SimTime) -> Double {
         guard a < lastFetch.count, let last = lastFetch[a] else { return .infinity }
         guard now > last else { return 0 }
@@ -102,4 +104,16 @@ struct ContentRateEstimator: Sendable {
     /// P(stale) = 1 − e^−m for the exponent m of `staleExponent` (1 for an
     /// infinite m, 0 for m = 0, exactly).
     static func staleProbability(exponent m: Double) -> Double { -expm1(-m) }
+
+    /// At least `staleProbability(exponent: m)`, without an `exp`: for
+    /// 0 < m < ∞, min(2m / (2 + m), 1), which holds because e^−m ≥
+    /// (2 − m)/(2 + m) for m ≥ 0 ((2 + m) e^−m − (2 − m) is 0 at 0 and
+    /// its slope 1 − (1 + m) e^−m ≥ 0); else min(m, 1) (1 − e^−m ≤ m for
+    /// every m; 1 for an infinite m, NaN for a NaN one). Why this one: for
+    /// small m it is about m³/12 above P(stale) where min(m, 1) is about
+    /// m²/2 above, so more tests end before the launch factor is worked out.
+    @inline(__always)
+    static func staleBound(exponent m: Double) -> Double {
+        0 < m && m < .infinity ? min(2 * m / (2 + m), 1) : min(m, 1)
+    }
 }

@@ -2,12 +2,14 @@ import Foundation
 import SimCore
 
 extension CostAwarePredictorPolicy {
-    /// Bounds on the launch factor of `app` at `now`, from the app's
-    /// `LaunchHourBound` for the current hour (kept until the hour ends or
-    /// its rates change), that bound, and whether a short-lived term is on
-    /// (for `exactLaunchBounds`); nil where the rule sums as written (bins
-    /// that are not numbers, a content rate that is not finite, an app the
-    /// model has not seen) or a short-lived term lasts past the hour.
+    /// An upper bound on the launch factor of `app` at `now`, from the
+    /// app's `LaunchHourBound` for the current hour (kept until the hour
+    /// ends or its rates change), that bound, and whether a short-lived
+    /// term is on (for `launchBelow` and `exactLaunchBounds`); nil where the
+    /// rule sums as written (bins that are not numbers, a content rate that
+    /// is not finite, an app the model has not seen) or a short-lived term
+    /// lasts past the hour. The lower bound is apart (`launchBelow`): most
+    /// tests end with the upper one.
     ///
     /// With short-lived terms on until E within the hour, the factor is
     /// what comes before E — an event then, with a launch share at most
@@ -15,8 +17,12 @@ extension CostAwarePredictorPolicy {
     /// the content rate) — and P(nothing before E) times the factor from
     /// E on with none, which the bound over the whole hour holds (E is in
     /// the hour). So it is at most max(sb, that); no lower bound is given then.
-    mutating func launchBounds(app a: Int, now: SimTime)
-        -> (above: Double, below: Double, hour: LaunchHourBound, boosted: Bool)? {
+    ///
+    /// - Complexity: O(1) with the hour's bound kept; else that of
+    ///   `LaunchModel.hourBounds` (`keepHourBounds`, out of line: inlined
+    ///   into `gainReaches`, the kept path's result stays in registers).
+    @inline(__always)
+    mutating func launchBounds(app a: Int, now: SimTime) -> (above: Double, hour: LaunchHourBound, boosted: Bool)? {
         let u = content.rate(app: a)
         guard launches.binsAreNumbers && u.isFinite && a < launches.apps else { return nil }
         let extra = launches.mayBoost(app: a, at: now) ? launches.boosts(app: a, at: now) : nil
@@ -29,13 +35,18 @@ extension CostAwarePredictorPolicy {
         }
         let quiet = hourBounds.kept(app: a, now: now, revision: launches.revision[a], updatesPerHour: u, horizon: horizon)
             ?? keepHourBounds(app: a, now: now, updatesPerHour: u)
-        guard let extra, boosted else {
-            let (above, below) = quiet.around(now)
-            return (above, below, quiet, false)
-        }
+        guard let extra, boosted else { return (quiet.above(now), quiet, false) }
         let most = launches.maxBaseRate(app: a) + extra.recency + extra.previous
         let sb = most + u > 0 ? most / (most + u) : 0
-        return (max(sb, quiet.wholeHour.above), -.infinity, quiet, true)
+        return (max(sb, quiet.wholeHour.above), quiet, true)
+    }
+
+    /// The lower bound on the launch factor that goes with `launchBounds`
+    /// (`hour`, `boosted`): the hour's bracket at `now`; none (−∞) with a
+    /// short-lived term on.
+    @inline(__always)
+    func launchBelow(now: SimTime, hour: LaunchHourBound, boosted: Bool) -> Double {
+        boosted ? -.infinity : hour.below(now)
     }
 
     /// The bounds of `launchBounds` with the part-hour steps worked out as
@@ -44,7 +55,10 @@ extension CostAwarePredictorPolicy {
     /// asks), the rule's own steps until they end, then `hour.exactly`
     /// from there. Nil for a horizon under an hour (its end could come
     /// before the terms').
-    func exactLaunchBounds(app a: Int, now: SimTime, hour: LaunchHourBound,
+    ///
+    /// `mutating` only so that `gainReaches` passes the policy in place: a
+    /// non-mutating call from a mutating one copies the whole policy first.
+    mutating func exactLaunchBounds(app a: Int, now: SimTime, hour: LaunchHourBound,
                            boosted: Bool) -> (above: Double, below: Double)? {
         guard boosted else { return hour.exactly(now) }
         guard horizon.microseconds >= SimDuration.microsecondsPerHour else { return nil }

@@ -106,6 +106,11 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
     public var gainPerJoule: Double { bar.gainPerJoule }
 
     mutating func roll(_ context: PolicyContext) {
+        // Most calls come within the day with every app known, where each
+        // step below would do nothing: one test for all of them first.
+        let n = context.appCount, day = context.now.day
+        if day <= launches.currentDay && day <= bar.day && n <= launches.apps && n <= content.lastFetch.count
+            && (!timing.enabled || n <= timing.apps) { return }
         launches.ensure(apps: context.appCount)
         content.ensure(apps: context.appCount)
         timing.ensure(apps: context.appCount)
@@ -146,21 +151,22 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
     ///
     /// Before any of that, bounds answer where they are clear of the bar
     /// by a relative 1e-9 (far above their rounding): P(stale) = 1 − e^−m
-    /// is at most min(m, 1) (m: `ContentRateEstimator.staleExponent`, so no
-    /// `exp` yet), the launch factor at most 1, and it lies within the
-    /// app's bounds for the current hour (`launchBounds`,
-    /// LaunchHourBound.swift): first with the hour's first step bracketed
-    /// (with a short-lived term on, an upper bound only), then with the
-    /// part-hour steps worked out as the rule does (`exactLaunchBounds`).
+    /// is at most `ContentRateEstimator.staleBound(exponent:)` (m:
+    /// `staleExponent`, so no `exp` yet), the launch factor at most 1, and
+    /// it lies within the app's bounds for the current hour
+    /// (`launchBounds`, LaunchHourBound.swift): first with the hour's first
+    /// step bracketed (with a short-lived term on, an upper bound only),
+    /// then with the part-hour steps worked out as the rule does
+    /// (`exactLaunchBounds`).
     mutating func gainReaches(_ bar: Double, app a: Int, now: SimTime) -> Bool {
         let m = content.staleExponent(app: a, now: now)
-        let no = bar / (1 + 1e-9), staleAtMost = min(m, 1)
+        let no = bar / (1 + 1e-9), staleAtMost = ContentRateEstimator.staleBound(exponent: m)
         // `!(… >= no)`: a NaN m is a "no", as the rule's `0 >= bar`.
         if bar > 0 && !(staleAtMost >= no) { return false }
         let bounds = bar > 0 ? launchBounds(app: a, now: now) : nil
         if let bounds, staleAtMost * bounds.above < no { return false }
         let stale = ContentRateEstimator.staleProbability(exponent: m), yes = bar * (1 + 1e-9)
-        if let bounds, stale * bounds.below >= yes { return true }
+        if let bounds, stale * launchBelow(now: now, hour: bounds.hour, boosted: bounds.boosted) >= yes { return true }
         if let bounds, let exact = exactLaunchBounds(app: a, now: now, hour: bounds.hour, boosted: bounds.boosted) {
             if stale * exact.above < no { return false }
             if stale * exact.below >= yes { return true }

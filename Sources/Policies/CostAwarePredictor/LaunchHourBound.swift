@@ -9,13 +9,18 @@ import SimCore
 /// with the bounds, P(stale) times them answers those with a comparison or
 /// two, without summing (`CostAwarePredictorPolicy.gainReaches`).
 struct LaunchHourBounds: Sendable {
-    /// Per app: the hour (since the trace's start) the bound is for
-    /// (`Int64.min`: none), the rates it is for (the launch model's
-    /// revision and the content rate, bit for bit) and the bound.
-    var hour: [Int64] = []
-    var revision: [UInt32] = []
-    var updatesPerHour: [UInt64] = []
-    var bound: [LaunchHourBound] = []
+    /// One app's kept bound and what it is for.
+    struct Kept: Sendable {
+        /// The hour since the trace's start (`Int64.min`: none).
+        var hour = Int64.min
+        /// The launch model's revision and the content rate, bit for bit.
+        var revision: UInt32 = 0
+        var updatesPerHour: UInt64 = 0
+        var bound = LaunchHourBound()
+    }
+
+    /// Per app, in one record so that a test reads it with one bounds check.
+    var kept: [Kept] = []
     /// The horizon every kept bound is for.
     var horizon = SimDuration.zero
 
@@ -23,28 +28,22 @@ struct LaunchHourBounds: Sendable {
     @inline(__always)
     func kept(app a: Int, now: SimTime, revision r: UInt32, updatesPerHour u: Double,
               horizon: SimDuration) -> LaunchHourBound? {
-        guard a < hour.count, hour[a] == now.microseconds / SimDuration.microsecondsPerHour, revision[a] == r,
-              updatesPerHour[a] == u.bitPattern, horizon == self.horizon else { return nil }
-        return bound[a]
+        guard a < kept.count, horizon == self.horizon else { return nil }
+        let k = kept[a]
+        guard k.hour == now.microseconds / SimDuration.microsecondsPerHour, k.revision == r,
+              k.updatesPerHour == u.bitPattern else { return nil }
+        return k.bound
     }
 
     mutating func keep(_ value: LaunchHourBound, app a: Int, now: SimTime, revision r: UInt32, updatesPerHour u: Double,
                        horizon: SimDuration) {
         if horizon != self.horizon {
             self.horizon = horizon
-            for i in hour.indices { hour[i] = .min }
+            for i in kept.indices { kept[i].hour = .min }
         }
-        if a >= hour.count {
-            let k = a + 1 - hour.count
-            hour += Array(repeating: .min, count: k)
-            revision += Array(repeating: 0, count: k)
-            updatesPerHour += Array(repeating: 0, count: k)
-            bound += Array(repeating: LaunchHourBound(), count: k)
-        }
-        hour[a] = now.microseconds / SimDuration.microsecondsPerHour
-        revision[a] = r
-        updatesPerHour[a] = u.bitPattern
-        bound[a] = value
+        if a >= kept.count { kept += Array(repeating: Kept(), count: a + 1 - kept.count) }
+        kept[a] = Kept(hour: now.microseconds / SimDuration.microsecondsPerHour, revision: r,
+                       updatesPerHour: u.bitPattern, bound: value)
     }
 }
 
@@ -59,7 +58,7 @@ struct LaunchHourBounds: Sendable {
 /// plus (1 − h) · X(now), less at most 1e-4 where the rule stops at
 /// P(neither yet) < 1e-4. X(now) is at most
 /// `after.high`, X over whole hours to `T + 1 h + horizon` (a longer
-/// window; the hours past where its P(neither yet) is negligible bounded
+/// window; the hours past where what they can add is small bounded
 /// by the largest share), and at least `after.low`, over whole hours to
 /// `T + horizon`. h lies in [y / (1 + y), min(y, H₀)] (H₀: P(an event) in
 /// the whole hour, at least that of a shorter step), and the sum
@@ -84,8 +83,30 @@ struct LaunchHourBound: Sendable {
     /// The bounds at `now`, from the bracket on h.
     @inline(__always)
     func around(_ now: SimTime) -> (above: Double, below: Double) {
+        let (lo, hi) = bracket(now)
+        return between(lo, hi)
+    }
+
+    /// The upper bound of `around(now)` alone (most tests end with it).
+    @inline(__always)
+    func above(_ now: SimTime) -> Double {
+        let (lo, hi) = bracket(now)
+        return highest(lo, hi)
+    }
+
+    /// The lower bound of `around(now)` alone.
+    @inline(__always)
+    func below(_ now: SimTime) -> Double {
+        let (lo, hi) = bracket(now)
+        return lowest(lo, hi) - 1e-4
+    }
+
+    /// The range of the first step's P(an event) h at `now`: y / (1 + y) ≤
+    /// 1 − e^−y ≤ min(y, H₀).
+    @inline(__always)
+    func bracket(_ now: SimTime) -> (lo: Double, hi: Double) {
         let y = rate * firstStep(now).inHours
-        return between(y / (1 + y), min(y, happens))
+        return (y / (1 + y), min(y, happens))
     }
 
     /// The bounds at `now`, with h as the rule's first step works it out
@@ -116,17 +137,32 @@ struct LaunchHourBound: Sendable {
     @inline(__always)
     func between(_ lo: Double, _ hi: Double,
                  after prefix: (sum: Double, survive: Double) = (0, 1)) -> (above: Double, below: Double) {
-        let above = max(lo * share + (1 - lo) * after.high, hi * share + (1 - hi) * after.high)
-        let below = min(lo * share + (1 - lo) * after.low, hi * share + (1 - hi) * after.low)
-        return (prefix.sum + prefix.survive * above, prefix.sum + prefix.survive * below - 1e-4)
+        (prefix.sum + prefix.survive * highest(lo, hi), prefix.sum + prefix.survive * lowest(lo, hi) - 1e-4)
+    }
+
+    /// The largest of h · s₀ + (1 − h) · X over h in [`lo`, `hi`], X in `after`.
+    @inline(__always)
+    func highest(_ lo: Double, _ hi: Double) -> Double {
+        max(lo * share + (1 - lo) * after.high, hi * share + (1 - hi) * after.high)
+    }
+
+    /// The smallest of h · s₀ + (1 − h) · X over h in [`lo`, `hi`], X in `after`.
+    @inline(__always)
+    func lowest(_ lo: Double, _ hi: Double) -> Double {
+        min(lo * share + (1 - lo) * after.low, hi * share + (1 - hi) * after.low)
     }
 }
 
 extension LaunchModel {
     /// The `LaunchHourBound` of `app` for the hour of `now` (whole-hour
-    /// terms read from, and kept in, `terms`). Only for an app this model has seen, with
-    /// bins that are numbers and a finite content rate: the caller asks
-    /// nothing else.
+    /// steps read from, and kept in, `terms`: most of the bins it steps
+    /// through were worked out for an earlier hour at the same rates). Only
+    /// for an app this model has seen, with bins that are numbers and a
+    /// finite content rate: the caller asks nothing else.
+    ///
+    /// - Complexity: O(h) for the h whole hours stepped through (at most the
+    ///   horizon's; fewer once what is left is small), an `expm1` for
+    ///   each bin not kept yet.
     func hourBounds(app a: Int, now: SimTime, updatesPerHour u: Double, horizon: SimDuration,
                     terms: inout LaunchHourTerms) -> LaunchHourBound {
         terms.prepare(app: a, revision: revision[a], updatesPerHour: u)
@@ -134,30 +170,41 @@ extension LaunchModel {
         let most = maxBaseRate(app: a)
         let share = most + u > 0 ? most / (most + u) : 0
         var day = now.day, hourOfDay = Int(now.timeOfDay.microseconds / hour), weekend = now.isWeekend
-        /// The whole-hour step at the current bin: P(an event), launch share.
-        func step() -> (happens: Double, share: Double, rate: Double) {
-            let bin = (weekend ? 24 : 0) + hourOfDay
-            let (l, happens) = terms.term(app: a, bin: bin) { baseRate(app: a, bin: bin) }
-            return l + u > 0 ? (happens, l / (l + u), l + u) : (0, 0, 0)
-        }
-        let (h0, s0, rate0) = step()
         // Whole hours from the next on: `longest` of them for above, `shortest` for below.
         let longest = (horizon.microseconds + hour - 1) / hour, shortest = horizon.microseconds / hour - 1
-        var x = 0.0, low = 0.0, survive = 1.0
-        var j: Int64 = 1
-        while j <= longest {
-            // What is left adds at most survive · share: stop where that is negligible.
-            if survive * share <= 1e-3 * x { x += survive * share; break }
-            hourOfDay += 1
-            if hourOfDay == 24 { hourOfDay = 0; day += 1; weekend = SimTime(day: day).isWeekend }
-            let (h, s, _) = step()
-            x += survive * h * s
-            if j <= shortest { low = x }
-            survive *= 1 - h
-            j += 1
-        }
         let end = (now.microseconds / hour + 1) * hour
-        return LaunchHourBound(end: end, horizon: horizon.microseconds, rate: rate0, happens: h0, share: s0,
-                               after: (low, x))
+        let mean = meanRate(app: a)
+        return terms.withSteps(app: a) { steps in
+            /// The whole-hour step at the current bin.
+            func step() -> LaunchHourTerms.Step {
+                let bin = (weekend ? 24 : 0) + hourOfDay
+                if steps[bin].happens.isNaN {
+                    steps[bin] = LaunchHourTerms.step(steps[bin], updatesPerHour: u) {
+                        baseRate(app: a, bin: bin, mean: mean)
+                    }
+                }
+                return steps[bin]
+            }
+            let first = step()
+            let rate0 = first.rate + u > 0 ? first.rate + u : 0
+            var x = 0.0, low = 0.0, survive = 1.0
+            var j: Int64 = 1
+            while j <= longest {
+                // What is left adds at most survive · share: stop where that is
+                // under 1 % of the sum so far. A finer cut walks (and works
+                // out) more bins for the few answers that close to the bar,
+                // which the sum answers anyway.
+                if survive * share <= 1e-2 * x { x += survive * share; break }
+                hourOfDay += 1
+                if hourOfDay == 24 { hourOfDay = 0; day += 1; weekend = SimTime(day: day).isWeekend }
+                let next = step()
+                x += survive * next.happens * next.share
+                if j <= shortest { low = x }
+                survive *= 1 - next.happens
+                j += 1
+            }
+            return LaunchHourBound(end: end, horizon: horizon.microseconds, rate: rate0, happens: first.happens,
+                                   share: first.share, after: (low, x))
+        }
     }
 }

@@ -125,8 +125,12 @@ struct LaunchModel: Sendable {
     func baseRate(app a: Int, at t: SimTime) -> Double { baseRate(app: a, bin: Self.bin(t)) }
 
     /// The time-of-week rate of `app` in `bin` (`bin(_:)`: weekend bins from 24).
-    func baseRate(app a: Int, bin: Int) -> Double {
-        let mean = meanRate(app: a)
+    func baseRate(app a: Int, bin: Int) -> Double { baseRate(app: a, bin: bin, mean: meanRate(app: a)) }
+
+    /// `baseRate(app:bin:)` with the app's `meanRate` given: it is the same
+    /// in every bin, so a walk over bins (`hourBounds`) works it out once.
+    @inline(__always)
+    func baseRate(app a: Int, bin: Int, mean: Double) -> Double {
         guard timeOfWeek, a < apps else { return mean }
         let seen = bin >= 24 ? weekendDaysSeen : weekdaysSeen
         return (counts[a * Self.bins + bin] + priorDays * mean) / (seen + priorDays)
@@ -135,6 +139,7 @@ struct LaunchModel: Sendable {
     /// At least `baseRate(app:at:)` at any time: the largest bin over the
     /// fewest days seen (each part moves the same way as in `baseRate`, and
     /// rounding keeps that order).
+    @inline(__always)
     func maxBaseRate(app a: Int) -> Double {
         let mean = meanRate(app: a)
         guard timeOfWeek, a < apps else { return mean }
@@ -147,6 +152,7 @@ struct LaunchModel: Sendable {
     /// The short-lived terms of `app` at `t`: the recency term and the
     /// previous-app term, each an extra rate (per hour) and when it ends
     /// (a rate of 0 where off or not active).
+    @inline(__always)
     func boosts(app a: Int, at t: SimTime) -> Boosts {
         var out = (0.0, SimTime.zero, 0.0, SimTime.zero)
         guard a < apps else { return out }
