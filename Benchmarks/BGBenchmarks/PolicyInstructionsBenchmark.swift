@@ -1,20 +1,23 @@
 // What each configuration of the default suite costs per simulated event
 // in instructions, against greedy: the figure the speed targets of
 // Docs/Performance.md are stated in, and one that does not depend on the
-// machine's neighbours (CPU time on a shared machine does). Each configuration is run alone,
-// on one thread, on the default world cut to 40 users × 7 days, as its own
-// `bgbench run` process under `valgrind --tool=cachegrind --cache-sim=no`,
-// which counts every instruction the process executes. One op = one
-// simulated event (`simulated_events` in the run's manifest).
+// machine's neighbours (CPU time on a shared machine does). Each
+// configuration is run alone, on one thread, on the default world cut to
+// 40 users × 7 days, as its own `bgbench run` process under `valgrind
+// --tool=cachegrind --cache-sim=no`, which counts every instruction the
+// process executes. One op = one simulated event (`simulated_events` in
+// the run's manifest).
 //
-// The count is the whole process's: each configuration pays for generating
-// its users (which a suite does once for all its configurations) and for
-// starting up, and model-bound for its users' models too. That charge is
-// the same whatever the policy does, so it raises the per-event figure
-// most where a policy causes few events (the learning policies, never,
-// the oracles): the ratio to greedy is an upper bound on what the policy
-// itself costs per event. `policy-cost` measures
-// CPU time with the generation taken off instead.
+// Two figures per configuration. The whole process's count charges each
+// configuration for generating its users (which a suite does once for all
+// its configurations), and model-bound for their models too: the same
+// charge whatever the policy does, so it weighs most where a policy causes
+// few events (never, the oracles, the learning policies). The row's figure
+// takes that world off, as `policy-cost` does with CPU time: the
+// instructions of generating the same users (and, for a configuration
+// that knows the model, their models) in a process that does nothing
+// else (`BGBenchmarks --generate-world`, less the same process generating
+// none). What is left is start-up, the simulator and the policy.
 //
 // Slow (about 3 minutes for all 24 configurations, each under valgrind),
 // so it runs only when named: `make bench-instructions` or
@@ -28,24 +31,48 @@ import Traces
 extension BenchmarkFamily {
     static let policyInstructions = BenchmarkFamily(
         name: "policy-instructions",
-        summary: "one simulated event of a configuration (default suite's configurations alone, 1 thread, default world, 40 users × 7 days), instructions of the whole bgbench process (valgrind)",
+        summary: "one simulated event of a configuration (default suite's configurations alone, 1 thread, default world, 40 users × 7 days), instructions (valgrind), the world's generation taken off",
         candidateTitle: "instr/event", baselineTitle: "greedy instr/event", runsByDefault: false
     ) {
         selectedSizes([40]).flatMap { users -> [Measurement] in
-            let suite = defaultSuite(users: users, days: 7)
-            let runs = InstructionCounter()
-            let counts = suite.configurations.map { runs.count(oneConfiguration: $0, of: defaultSuiteJSON(users: users, days: 7)) }
+            let suite = defaultSuite(users: users, days: 7), json = defaultSuiteJSON(users: users, days: 7)
+            let counter = InstructionCounter()
+            let startUp = counter.count(generating: .none, users: users)
+            let traces = counter.count(generating: .traces, users: users) - startUp
+            let models = counter.count(generating: .models, users: users) - startUp
+            let runs = suite.configurations.map { counter.count(oneConfiguration: $0, of: json) }
+            func world(_ c: Int) -> Int { traces + (suite.knowsModel(suite.configurations[c]) ? models : 0) }
+            func perEvent(_ c: Int) -> Double { Double(runs[c].instructions - world(c)) / Double(max(1, runs[c].events)) }
             guard let g = suite.configurations.firstIndex(where: { $0.label == "greedy" }) else {
                 fatalError("the default suite has no greedy configuration: update PolicyInstructionsBenchmark")
             }
-            let greedy = counts[g].perEvent
-            return zip(suite.configurations, counts).map { configuration, count in
-                Measurement(benchmark: "policy-instructions-\(configuration.label)", n: users, operations: count.events,
-                            nsPerOp: count.perEvent, baselineNsPerOp: greedy, bytesPerEvent: nil,
-                            note: String(format: "%@: %.2f × greedy (%.0f M instructions, %d events)",
-                                         configuration.label, count.perEvent / greedy,
-                                         Double(count.instructions) / 1e6, count.events))
+            let greedy = perEvent(g), greedyWhole = Double(runs[g].instructions) / Double(runs[g].events)
+            return suite.configurations.indices.map { c in
+                let whole = Double(runs[c].instructions) / Double(max(1, runs[c].events))
+                let note = String(format: "%@: %.2f × greedy (%.0f M instructions, %.0f M of them the world, %d events; whole process %.2f × greedy)",
+                                  suite.configurations[c].label, perEvent(c) / greedy, Double(runs[c].instructions) / 1e6,
+                                  Double(world(c)) / 1e6, runs[c].events, whole / greedyWhole)
+                return Measurement(benchmark: "policy-instructions-\(suite.configurations[c].label)", n: users,
+                                   operations: runs[c].events, nsPerOp: perEvent(c), baselineNsPerOp: greedy,
+                                   bytesPerEvent: nil, note: note)
             }
+        }
+    }
+}
+
+/// What `BGBenchmarks --generate-world KIND USERS` generates of the default
+/// suite's world (cut to USERS users × 7 days), and nothing else: counted
+/// under valgrind, the difference to `none` (which reads the suite too) is
+/// the instructions of generating the users' traces, or their models.
+enum WorldGeneration: String {
+    case none, traces, models
+
+    func generate(users: Int) -> UInt64 {
+        let suite = defaultSuite(users: users, days: 7)
+        switch self {
+        case .none: return UInt64(suite.configurations.count)
+        case .traces: return generateWorld(of: suite, models: false)
+        case .models: return generateWorld(of: suite, models: true)
         }
     }
 }
@@ -64,7 +91,6 @@ private func defaultSuiteJSON(users: Int, days: Int) -> JSONValue {
 /// Runs `bgbench` under valgrind and reads back what it counted.
 private struct InstructionCounter {
     let bgbench: URL
-    let valgrind = "valgrind"
     let directory: URL
 
     init() {
@@ -79,25 +105,39 @@ private struct InstructionCounter {
 
     /// The instructions and events of `configuration` run alone: the suite
     /// `suite` with only that configuration (as its baseline) in it.
-    func count(oneConfiguration configuration: ExperimentConfiguration, of suite: JSONValue) -> (instructions: Int, events: Int, perEvent: Double) {
+    func count(oneConfiguration configuration: ExperimentConfiguration, of suite: JSONValue) -> (instructions: Int, events: Int) {
         guard case let .object(policy) = configuration.policy else { fatalError("a configuration's policy is not an object") }
         let spec = suite
             .replacing("policies", with: .array([.object(policy + [(key: "label", value: .string(configuration.label))])]))
             .replacing("baseline", with: .string(configuration.label))
         let specFile = directory.appendingPathComponent("spec.json"), out = directory.appendingPathComponent("out")
-        let countFile = directory.appendingPathComponent("cachegrind.out"), log = directory.appendingPathComponent("valgrind.log")
         do {
             try spec.serialized(pretty: true).write(to: specFile, atomically: true, encoding: .utf8)
         } catch {
             fatalError("cannot write \(specFile.path): \(error)")
         }
+        let instructions = counted(bgbench, ["run", specFile.path, "--out", out.path, "--force", "--threads", "1", "--quiet"],
+                                   label: configuration.label)
+        return (instructions, Self.simulatedEvents(in: out))
+    }
+
+    /// The instructions of this benchmark process generating `world` for
+    /// `users` users and nothing else.
+    func count(generating world: WorldGeneration, users: Int) -> Int {
+        counted(URL(fileURLWithPath: CommandLine.arguments[0]), ["--generate-world", world.rawValue, "\(users)"],
+                label: "generating \(world.rawValue)")
+    }
+
+    /// Runs `executable arguments` under cachegrind; the instructions it executed.
+    private func counted(_ executable: URL, _ arguments: [String], label: String) -> Int {
+        let countFile = directory.appendingPathComponent("cachegrind.out"), log = directory.appendingPathComponent("valgrind.log")
         // valgrind's own chatter (cache warnings even without the cache
-        // simulation) and bgbench's messages go to a log shown on failure.
+        // simulation) and the program's messages go to a log shown on failure.
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let valgrind = Process()
         valgrind.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        valgrind.arguments = [self.valgrind, "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=\(countFile.path)",
-                              bgbench.path, "run", specFile.path, "--out", out.path, "--force", "--threads", "1", "--quiet"]
+        valgrind.arguments = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=\(countFile.path)",
+                              executable.path] + arguments
         valgrind.standardError = try? FileHandle(forWritingTo: log)
         do {
             try valgrind.run()
@@ -107,10 +147,9 @@ private struct InstructionCounter {
         valgrind.waitUntilExit()
         guard valgrind.terminationStatus == 0 else {
             let messages = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            fatalError("valgrind bgbench run \(configuration.label) exited with \(valgrind.terminationStatus):\n\(messages)")
+            fatalError("valgrind, \(label), exited with \(valgrind.terminationStatus):\n\(messages)")
         }
-        let instructions = Self.summary(of: countFile), events = Self.simulatedEvents(in: out)
-        return (instructions, events, Double(instructions) / Double(max(1, events)))
+        return Self.summary(of: countFile)
     }
 
     /// The `summary:` line of a cachegrind output file: instructions executed.

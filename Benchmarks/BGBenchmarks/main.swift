@@ -27,6 +27,15 @@ while let argument = arguments.popFirst() {
     case "--n":
         guard let value = arguments.popFirst(), let n = Int(value) else { fatalError("--n needs a size") }
         onlySizes.insert(n)
+    case "--generate-world":
+        // policy-instructions counts this process's instructions to take
+        // the world off its runs: see WorldGeneration.
+        guard let kind = arguments.popFirst().flatMap(WorldGeneration.init(rawValue:)),
+              let users = arguments.popFirst().flatMap({ Int($0) }) else {
+            fatalError("--generate-world needs none|traces|models and a user count")
+        }
+        consume(kind.generate(users: users))
+        exit(0)
     case "--list":
         for family in allFamilies { print("\(family.name)\t\(family.summary)") }
         exit(0)
