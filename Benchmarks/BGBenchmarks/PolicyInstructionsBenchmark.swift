@@ -3,7 +3,8 @@
 // Docs/Performance.md are stated in, and one that does not depend on the
 // machine's neighbours (CPU time on a shared machine does). Each
 // configuration is run alone, on one thread, on the default world cut to
-// 40 users × 7 days, as its own `bgbench run` process under `valgrind
+// 40 users × 7 days (`--days` for another length: the default suite's
+// own is 14), as its own `bgbench run` process under `valgrind
 // --tool=cachegrind --cache-sim=no`, which counts every instruction the
 // process executes. One op = one simulated event (`simulated_events` in
 // the run's manifest).
@@ -31,11 +32,12 @@ import Traces
 extension BenchmarkFamily {
     static let policyInstructions = BenchmarkFamily(
         name: "policy-instructions",
-        summary: "one simulated event of a configuration (default suite's configurations alone, 1 thread, default world, 40 users × 7 days), instructions (valgrind), the world's generation taken off",
+        summary: "one simulated event of a configuration (default suite's configurations alone, 1 thread, default world, 40 users × 7 days or --days), instructions (valgrind), the world's generation taken off",
         candidateTitle: "instr/event", baselineTitle: "greedy instr/event", runsByDefault: false
     ) {
         selectedSizes([40]).flatMap { users -> [Measurement] in
-            let suite = defaultSuite(users: users, days: 7), json = defaultSuiteJSON(users: users, days: 7)
+            let suite = defaultSuite(users: users, days: instructionDays)
+            let json = defaultSuiteJSON(users: users, days: instructionDays)
             let counter = InstructionCounter()
             let startUp = counter.count(generating: .none, users: users)
             let traces = counter.count(generating: .traces, users: users) - startUp
@@ -60,15 +62,18 @@ extension BenchmarkFamily {
     }
 }
 
+/// Days of the world `policy-instructions` simulates (`--days`).
+nonisolated(unsafe) var instructionDays = 7
+
 /// What `BGBenchmarks --generate-world KIND USERS` generates of the default
-/// suite's world (cut to USERS users × 7 days), and nothing else: counted
+/// suite's world (cut to USERS users × `instructionDays`), and nothing else: counted
 /// under valgrind, the difference to `none` (which reads the suite too) is
 /// the instructions of generating the users' traces, or their models.
 enum WorldGeneration: String {
     case none, traces, models
 
     func generate(users: Int) -> UInt64 {
-        let suite = defaultSuite(users: users, days: 7)
+        let suite = defaultSuite(users: users, days: instructionDays)
         switch self {
         case .none: return UInt64(suite.configurations.count)
         case .traces: return generateWorld(of: suite, models: false)
@@ -124,7 +129,7 @@ private struct InstructionCounter {
     /// The instructions of this benchmark process generating `world` for
     /// `users` users and nothing else.
     func count(generating world: WorldGeneration, users: Int) -> Int {
-        counted(URL(fileURLWithPath: CommandLine.arguments[0]), ["--generate-world", world.rawValue, "\(users)"],
+        counted(URL(fileURLWithPath: CommandLine.arguments[0]), ["--days", "\(instructionDays)", "--generate-world", world.rawValue, "\(users)"],
                 label: "generating \(world.rawValue)")
     }
 

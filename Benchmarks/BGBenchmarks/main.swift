@@ -3,12 +3,12 @@
 // whole simulation on all cores against one core; each policy family's CPU
 // per event against greedy's).
 //
-//   BGBenchmarks [--csv] [--filter NAME]... [--n SIZE]... [--list]
+//   BGBenchmarks [--csv] [--filter NAME]... [--n SIZE]... [--days D] [--list]
 //
 // --filter keeps the families whose name contains NAME; --n keeps only the
 // given sizes (timers, users; both repeatable). A slow family
 // (`policy-instructions`, under valgrind) runs only when --filter names it
-// whole.
+// whole; --days sets the days of its world (7).
 
 import Foundation
 
@@ -27,6 +27,9 @@ while let argument = arguments.popFirst() {
     case "--n":
         guard let value = arguments.popFirst(), let n = Int(value) else { fatalError("--n needs a size") }
         onlySizes.insert(n)
+    case "--days":
+        guard let value = arguments.popFirst(), let days = Int(value), days > 0 else { fatalError("--days needs a whole number of days") }
+        instructionDays = days
     case "--generate-world":
         // policy-instructions counts this process's instructions to take
         // the world off its runs: see WorldGeneration.
@@ -40,7 +43,7 @@ while let argument = arguments.popFirst() {
         for family in allFamilies { print("\(family.name)\t\(family.summary)") }
         exit(0)
     default:
-        print("usage: BGBenchmarks [--csv] [--filter NAME]... [--n SIZE]... [--list]")
+        print("usage: BGBenchmarks [--csv] [--filter NAME]... [--n SIZE]... [--days D] [--list]")
         exit(2)
     }
 }
