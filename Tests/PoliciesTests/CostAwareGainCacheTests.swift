@@ -56,7 +56,8 @@ final class CostAwareGainCacheTests: XCTestCase {
                     guard extra.recency == 0 && extra.previous == 0 else { continue }
                     let factor = model.launchBeforeUpdate(app: a, now: at, updatesPerHour: u, horizon: policy.horizon)
                     // Over the whole hour, bracketed at `at`, and with the first step as the rule works it out.
-                    for (name, b) in [("hour", bounds.wholeHour), ("around", bounds.around(at)), ("exactly", bounds.exactly(at))] {
+                    let around = (above: bounds.above(at), below: bounds.below(at))
+                    for (name, b) in [("hour", bounds.wholeHour), ("around", around), ("exactly", bounds.exactly(at))] {
                         if factor.isNaN { continue }
                         XCTAssertGreaterThanOrEqual(b.above * (1 + 1e-12), factor,
                                                     "\(name): world \(world), app \(a), at \(at.microseconds)")
@@ -65,7 +66,7 @@ final class CostAwareGainCacheTests: XCTestCase {
                         checked += 1
                     }
                     // Each narrower than the one before.
-                    let (whole, around, exactly) = (bounds.wholeHour, bounds.around(at), bounds.exactly(at))
+                    let (whole, exactly) = (bounds.wholeHour, bounds.exactly(at))
                     XCTAssertLessThanOrEqual(around.above, whole.above + 1e-12)
                     XCTAssertLessThanOrEqual(exactly.above, around.above + 1e-12)
                     XCTAssertGreaterThanOrEqual(exactly.below + 1e-12, around.below)

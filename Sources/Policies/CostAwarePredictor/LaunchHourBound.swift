@@ -63,7 +63,7 @@ struct LaunchHourBounds: Sendable {
 /// `T + horizon`. h lies in [y / (1 + y), min(y, H₀)] (H₀: P(an event) in
 /// the whole hour, at least that of a shorter step), and the sum
 /// h · s₀ + (1 − h) · X is linear in h, so its extremes are at the ends
-/// of that range (`around`), or at h itself where it is worked out as the
+/// of that range (`above`, `below`), or at h itself where it is worked out as the
 /// rule does (`exactly`). Every term is at most 1 and rounds by about
 /// 1e-16, far inside the relative 1e-9 margin the caller keeps from the bar.
 struct LaunchHourBound: Sendable {
@@ -80,21 +80,14 @@ struct LaunchHourBound: Sendable {
     /// Bounds on X(now) at every time of the hour.
     var after = (low: 0.0, high: 0.0)
 
-    /// The bounds at `now`, from the bracket on h.
-    @inline(__always)
-    func around(_ now: SimTime) -> (above: Double, below: Double) {
-        let (lo, hi) = bracket(now)
-        return between(lo, hi)
-    }
-
-    /// The upper bound of `around(now)` alone (most tests end with it).
+    /// The upper bound at `now`, from the bracket on h (most tests end with it).
     @inline(__always)
     func above(_ now: SimTime) -> Double {
         let (lo, hi) = bracket(now)
         return highest(lo, hi)
     }
 
-    /// The lower bound of `around(now)` alone.
+    /// The lower bound at `now`, from the bracket on h.
     @inline(__always)
     func below(_ now: SimTime) -> Double {
         let (lo, hi) = bracket(now)
@@ -174,37 +167,37 @@ extension LaunchModel {
         let longest = (horizon.microseconds + hour - 1) / hour, shortest = horizon.microseconds / hour - 1
         let end = (now.microseconds / hour + 1) * hour
         let mean = meanRate(app: a)
-        return terms.withSteps(app: a) { steps in
-            /// The whole-hour step at the current bin.
-            func step() -> LaunchHourTerms.Step {
-                let bin = (weekend ? 24 : 0) + hourOfDay
-                if steps[bin].happens.isNaN {
-                    steps[bin] = LaunchHourTerms.step(steps[bin], updatesPerHour: u) {
-                        baseRate(app: a, bin: bin, mean: mean)
-                    }
+        let base = a * LaunchModel.bins
+        /// The whole-hour step at the current bin, worked out if not kept
+        /// (a read otherwise: most bins were worked out for an earlier hour).
+        func step() -> LaunchHourTerms.Step {
+            let i = base + (weekend ? 24 : 0) + hourOfDay
+            if terms.steps[i].happens.isNaN {
+                terms.steps[i] = LaunchHourTerms.step(terms.steps[i], updatesPerHour: u) {
+                    baseRate(app: a, bin: i - base, mean: mean)
                 }
-                return steps[bin]
             }
-            let first = step()
-            let rate0 = first.rate + u > 0 ? first.rate + u : 0
-            var x = 0.0, low = 0.0, survive = 1.0
-            var j: Int64 = 1
-            while j <= longest {
-                // What is left adds at most survive · share: stop where that is
-                // under 1 % of the sum so far. A finer cut walks (and works
-                // out) more bins for the few answers that close to the bar,
-                // which the sum answers anyway.
-                if survive * share <= 1e-2 * x { x += survive * share; break }
-                hourOfDay += 1
-                if hourOfDay == 24 { hourOfDay = 0; day += 1; weekend = SimTime(day: day).isWeekend }
-                let next = step()
-                x += survive * next.happens * next.share
-                if j <= shortest { low = x }
-                survive *= 1 - next.happens
-                j += 1
-            }
-            return LaunchHourBound(end: end, horizon: horizon.microseconds, rate: rate0, happens: first.happens,
-                                   share: first.share, after: (low, x))
+            return terms.steps[i]
         }
+        let first = step()
+        let rate0 = first.rate + u > 0 ? first.rate + u : 0
+        var x = 0.0, low = 0.0, survive = 1.0
+        var j: Int64 = 1
+        while j <= longest {
+            // What is left adds at most survive · share: stop where that is
+            // under 1 % of the sum so far. A finer cut walks (and works
+            // out) more bins for the few answers that close to the bar,
+            // which the sum answers anyway.
+            if survive * share <= 1e-2 * x { x += survive * share; break }
+            hourOfDay += 1
+            if hourOfDay == 24 { hourOfDay = 0; day += 1; weekend = SimTime(day: day).isWeekend }
+            let next = step()
+            x += survive * next.happens * next.share
+            if j <= shortest { low = x }
+            survive *= 1 - next.happens
+            j += 1
+        }
+        return LaunchHourBound(end: end, horizon: horizon.microseconds, rate: rate0, happens: first.happens,
+                               share: first.share, after: (low, x))
     }
 }

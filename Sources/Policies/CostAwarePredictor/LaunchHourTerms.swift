@@ -74,14 +74,4 @@ struct LaunchHourTerms: Sendable {
         if steps[i].happens.isNaN { steps[i] = Self.step(steps[i], updatesPerHour: updatesPerHour[a], baseRate) }
         return (steps[i].rate, steps[i].happens)
     }
-
-    /// `body` with the kept steps of `app` (index: bin) in place, to fill
-    /// and read in a loop without a uniqueness check per write; `prepare`
-    /// first.
-    @inline(__always)
-    mutating func withSteps<R>(app a: Int, _ body: (UnsafeMutableBufferPointer<Step>) -> R) -> R {
-        steps.withUnsafeMutableBufferPointer { all in
-            body(UnsafeMutableBufferPointer(rebasing: all[a * LaunchModel.bins..<(a + 1) * LaunchModel.bins]))
-        }
-    }
 }
