@@ -39,6 +39,7 @@ extension BenchmarkFamily {
             let suite = defaultSuite(users: users, days: instructionDays)
             let json = defaultSuiteJSON(users: users, days: instructionDays)
             let counter = InstructionCounter()
+            defer { try? FileManager.default.removeItem(at: counter.directory) }
             let startUp = counter.count(generating: .none, users: users)
             let traces = counter.count(generating: .traces, users: users) - startUp
             let models = counter.count(generating: .models, users: users) - startUp
