@@ -119,6 +119,8 @@ final class CostAwareGainCacheTests: XCTestCase {
         // Steps a few hours apart, so kept steps of earlier hours are read
         // again, and observations in between, so they must be forgotten.
         walk(40, step: 4 * 3600, observing: 0.5, &rng) { world, policy, apps, t, _ in
+            // Walked afresh: a carried walk rounds differently (testCarriedHourBoundsHold…).
+            policy.hourTerms.carryWalks = false
             let model = policy.launches
             guard model.binsAreNumbers else { return }
             for a in 0..<min(apps, model.apps) {
@@ -148,6 +150,59 @@ final class CostAwareGainCacheTests: XCTestCase {
         // (wherever the bins it steps through differ: not with time of week
         // off, nor where no launch has been seen in them).
         XCTAssertGreaterThan(slipCaught, checked / 10)
+    }
+
+    /// Bounds carried on from the previous hour's walk (LaunchHourWalk.swift),
+    /// several hours in a row, hold the rule's sum at random times of their
+    /// hour, and are as tight as the walk afresh but for their slack.
+    func testCarriedHourBoundsHoldTheLaunchFactor() {
+        var rng = TestRandom(seed: 9261)
+        var checked = 0, carried = 0, longChains = 0
+        var chain: [Int: Int] = [:], asked: [Int: Int64] = [:]
+        // Steps under an hour, few observations: the rates hold for hours.
+        walk(48, step: 2400, observing: 0.1, &rng) { world, policy, apps, t, rng in
+            let model = policy.launches
+            guard model.binsAreNumbers else { return }
+            for a in 0..<min(apps, model.apps) {
+                let u = policy.content.rate(app: a)
+                guard u.isFinite else { continue }
+                // Once an hour, as the policy asks (it keeps the hour's bound).
+                let key = world * 8 + a, hour = t.microseconds / SimDuration.microsecondsPerHour
+                guard asked[key] != hour else { continue }
+                asked[key] = hour
+                let bounds = model.hourBounds(app: a, now: t, updatesPerHour: u, horizon: policy.horizon,
+                                              terms: &policy.hourTerms)
+                // A carried walk has a slack; one walked afresh has none.
+                guard policy.hourTerms.walks[a].slack > 0 else { chain[key] = 0; continue }
+                carried += 1
+                chain[key, default: 0] += 1
+                if chain[key] == 3 { longChains += 1 }
+                var afresh = policy.hourTerms
+                afresh.carryWalks = false
+                let fresh = model.hourBounds(app: a, now: t, updatesPerHour: u, horizon: policy.horizon, terms: &afresh)
+                let at = "world \(world), app \(a), t \(t.microseconds), chain \(chain[key] ?? 0)"
+                XCTAssertLessThanOrEqual(bounds.after.high, fresh.after.high * (1 + 1e-10), at)
+                XCTAssertGreaterThanOrEqual(bounds.after.low, fresh.after.low - 1e-10 * fresh.after.high - 1e-300, at)
+                let length = Double(SimDuration.microsecondsPerHour)
+                for _ in 0..<6 {
+                    let time = SimTime(microseconds: hour * SimDuration.microsecondsPerHour + Int64(rng.next() * length))
+                    let extra = model.boosts(app: a, at: time)
+                    guard extra.recency == 0 && extra.previous == 0 else { continue }
+                    let factor = model.launchBeforeUpdate(app: a, now: time, updatesPerHour: u, horizon: policy.horizon)
+                    guard !factor.isNaN else { continue }
+                    let around = (above: bounds.above(time), below: bounds.below(time))
+                    for (name, b) in [("hour", bounds.wholeHour), ("around", around), ("exactly", bounds.exactly(time))] {
+                        XCTAssertGreaterThanOrEqual(b.above * (1 + 1e-12), factor, "\(name): \(at)")
+                        XCTAssertLessThanOrEqual(b.below, factor * (1 + 1e-12), "\(name): \(at)")
+                    }
+                    checked += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(checked, 5_000)
+        XCTAssertGreaterThan(carried, 1_000)
+        // Carried on from carried walks, not only from walks afresh.
+        XCTAssertGreaterThan(longChains, 100)
     }
 
     func testMayBoostIsFalseOnlyWithNoShortLivedTerm() {

@@ -66,6 +66,8 @@ struct LaunchHourBounds: Sendable {
 /// of that range (`above`, `below`), or at h itself where it is worked out as the
 /// rule does (`exactly`). Every term is at most 1 and rounds by about
 /// 1e-16, far inside the relative 1e-9 margin the caller keeps from the bar.
+/// Where the walk is carried on from the previous hour's, X's bounds are
+/// widened by what that carry's rounding can reach (LaunchHourWalk.swift).
 struct LaunchHourBound: Sendable {
     /// The hour's end, microseconds since the trace's start, and the
     /// horizon's length (the first step ends at whichever comes first).
@@ -149,25 +151,28 @@ struct LaunchHourBound: Sendable {
 extension LaunchModel {
     /// The `LaunchHourBound` of `app` for the hour of `now` (whole-hour
     /// steps read from, and kept in, `terms`: most of the bins it steps
-    /// through were worked out for an earlier hour at the same rates). Only
-    /// for an app this model has seen, with bins that are numbers and a
-    /// finite content rate: the caller asks nothing else.
+    /// through were worked out for an earlier hour at the same rates; the
+    /// walk over them carried on from the previous hour's where that was
+    /// for the same rates, LaunchHourWalk.swift). Only for an app this
+    /// model has seen, with bins that are numbers and a finite content
+    /// rate: the caller asks nothing else.
     ///
     /// - Complexity: O(h) for the h whole hours stepped through (at most the
-    ///   horizon's; fewer once what is left is small), an `expm1` for
-    ///   each bin not kept yet.
+    ///   horizon's; fewer once what is left is small; about one where the
+    ///   previous hour's walk is carried on), an `expm1` for each bin not
+    ///   kept yet.
     func hourBounds(app a: Int, now: SimTime, updatesPerHour u: Double, horizon: SimDuration,
                     terms: inout LaunchHourTerms) -> LaunchHourBound {
         terms.prepare(app: a, revision: revision[a], updatesPerHour: u)
         let hour = SimDuration.microsecondsPerHour
         let most = maxBaseRate(app: a)
         let share = most + u > 0 ? most / (most + u) : 0
-        var day = now.day, hourOfDay = Int(now.timeOfDay.microseconds / hour), weekend = now.isWeekend
+        let current = now.microseconds / hour
         // Whole hours from the next on: `longest` of them for above, `shortest` for below.
         let longest = (horizon.microseconds + hour - 1) / hour, shortest = horizon.microseconds / hour - 1
-        let end = (now.microseconds / hour + 1) * hour
         let mean = meanRate(app: a)
         let base = a * LaunchModel.bins
+        var day = now.day, hourOfDay = Int(now.timeOfDay.microseconds / hour), weekend = now.isWeekend
         /// The whole-hour step at the current bin, worked out if not kept
         /// (a read otherwise: most bins were worked out for an earlier hour).
         func step() -> LaunchHourTerms.Step {
@@ -181,23 +186,37 @@ extension LaunchModel {
         }
         let first = step()
         let rate0 = first.rate + u > 0 ? first.rate + u : 0
-        var x = 0.0, low = 0.0, survive = 1.0
-        var j: Int64 = 1
+        let carried = terms.carryWalks
+            ? terms.walks[a].carried(to: current, horizon: horizon.microseconds, first: first, shortest: shortest)
+            : nil
+        if let carried {
+            // On from the last hour the carried walk summed.
+            let last = current + carried.steps
+            day = Int(last / 24)
+            hourOfDay = Int(last % 24)
+            weekend = SimTime(day: day).isWeekend
+        }
+        var w = carried ?? LaunchHourWalk(hour: current, horizon: horizon.microseconds)
+        var tail = 0.0
+        var j = w.steps + 1
         while j <= longest {
             // What is left adds at most survive · share: stop where that is
             // under 1 % of the sum so far. A finer cut walks (and works
             // out) more bins for the few answers that close to the bar,
             // which the sum answers anyway.
-            if survive * share <= 1e-2 * x { x += survive * share; break }
+            if w.survive * share <= 1e-2 * w.sum { tail = w.survive * share; break }
             hourOfDay += 1
             if hourOfDay == 24 { hourOfDay = 0; day += 1; weekend = SimTime(day: day).isWeekend }
             let next = step()
-            x += survive * next.happens * next.share
-            if j <= shortest { low = x }
-            survive *= 1 - next.happens
+            w.sum += w.survive * next.happens * next.share
+            if j <= shortest { w.low = w.sum }
+            w.survive *= 1 - next.happens
             j += 1
         }
-        return LaunchHourBound(end: end, horizon: horizon.microseconds, rate: rate0, happens: first.happens,
-                               share: first.share, after: (low, x))
+        w.steps = j - 1
+        terms.walks[a] = w
+        return LaunchHourBound(end: (current + 1) * hour, horizon: horizon.microseconds, rate: rate0,
+                               happens: first.happens, share: first.share,
+                               after: (w.low - w.slack, w.sum + tail + w.slack))
     }
 }

@@ -36,6 +36,11 @@ struct LaunchHourTerms: Sendable {
     /// time (what `GainTestDifferentialTests` compares the windows with).
     var windows = LaunchWindows()
     var keepWindows = true
+    /// Per app, where its last hour-bound walk stopped, for the same rates
+    /// (LaunchHourWalk.swift); `carryWalks` false: every bound walked afresh
+    /// (what `CostAwareGainCacheTests` compares the carried ones with).
+    var walks: [LaunchHourWalk] = []
+    var carryWalks = true
 
     mutating func prepare(app a: Int, revision r: UInt32, updatesPerHour u: Double) {
         if a >= revision.count {
@@ -43,6 +48,7 @@ struct LaunchHourTerms: Sendable {
             revision += Array(repeating: r, count: k)
             updatesPerHour += Array(repeating: .nan, count: k)
             steps += Array(repeating: Step(), count: k * LaunchModel.bins)
+            walks += Array(repeating: LaunchHourWalk(), count: k)
         }
         // Bit for bit: the same rate in a different representation
         // (−0.0) would still give the same terms, but NaN would not.
@@ -50,11 +56,16 @@ struct LaunchHourTerms: Sendable {
         let launchRatesHold = revision[a] == r
         revision[a] = r
         updatesPerHour[a] = u
-        for bin in a * LaunchModel.bins..<(a + 1) * LaunchModel.bins {
-            if !launchRatesHold { steps[bin].rate = .nan }
-            steps[bin].happens = .nan
+        // Through a span: the array's own writes would check its uniqueness each time.
+        var bins = steps.mutableSpan
+        let app = a * LaunchModel.bins..<(a + 1) * LaunchModel.bins
+        if launchRatesHold {
+            for bin in app { bins[bin].happens = .nan }
+        } else {
+            for bin in app { bins[bin] = Step() }
         }
         windows.forget(app: a)
+        walks[a].hour = .min
     }
 
     /// The step `kept` (its launch rate from `baseRate` unless kept too) at
