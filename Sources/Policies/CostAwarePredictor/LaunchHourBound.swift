@@ -177,12 +177,11 @@ extension LaunchModel {
         /// (a read otherwise: most bins were worked out for an earlier hour).
         func step() -> LaunchHourTerms.Step {
             let i = base + (weekend ? 24 : 0) + hourOfDay
-            if terms.steps[i].happens.isNaN {
-                terms.steps[i] = LaunchHourTerms.step(terms.steps[i], updatesPerHour: u) {
-                    baseRate(app: a, bin: i - base, mean: mean)
-                }
-            }
-            return terms.steps[i]
+            let kept = terms.steps[i]
+            guard kept.happens.isNaN else { return kept }
+            let worked = LaunchHourTerms.step(kept, updatesPerHour: u) { baseRate(app: a, bin: i - base, mean: mean) }
+            terms.steps[i] = worked
+            return worked
         }
         let first = step()
         let rate0 = first.rate + u > 0 ? first.rate + u : 0
