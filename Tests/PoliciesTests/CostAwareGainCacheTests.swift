@@ -179,7 +179,10 @@ final class CostAwareGainCacheTests: XCTestCase {
                         let factor = policy.launches.launchBeforeUpdate(app: b, now: t,
                                                                         updatesPerHour: policy.content.rate(app: b),
                                                                         horizon: policy.horizon)
-                        XCTAssertGreaterThanOrEqual(bounds.above * (1 + 1e-12), factor, "world \(world), app \(b)")
+                        // The hour's ceiling, and (no short-lived term on) the bound at `t` under it.
+                        let above = bounds.boosted ? bounds.ceiling : bounds.hour.above(t)
+                        XCTAssertGreaterThanOrEqual(above * (1 + 1e-12), factor, "world \(world), app \(b)")
+                        XCTAssertLessThanOrEqual(above, bounds.ceiling, "world \(world), app \(b)")
                         if policy.launches.boosts(app: b, at: t) != (0, .zero, 0, .zero) { boosted += 1 }
                         let extra = policy.launches.boosts(app: b, at: t)
                         XCTAssertEqual(bounds.boosted, extra.recency > 0 || extra.previous > 0)
@@ -187,13 +190,13 @@ final class CostAwareGainCacheTests: XCTestCase {
                         if let exact = policy.exactLaunchBounds(app: b, now: t, hour: bounds.hour, boosted: bounds.boosted) {
                             XCTAssertGreaterThanOrEqual(exact.above * (1 + 1e-12), factor, "world \(world), app \(b)")
                             XCTAssertLessThanOrEqual(exact.below, factor + 1e-12, "world \(world), app \(b)")
-                            XCTAssertLessThanOrEqual(exact.above, bounds.above + 1e-12, "world \(world), app \(b)")
+                            XCTAssertLessThanOrEqual(exact.above, above + 1e-12, "world \(world), app \(b)")
                             if bounds.boosted { boostedExact += 1 }
                         }
                         let m = policy.content.staleExponent(app: b, now: t)
                         let below = policy.launchBelow(now: t, hour: bounds.hour, boosted: bounds.boosted)
                         XCTAssertLessThanOrEqual(below, factor * (1 + 1e-12), "world \(world), app \(b)")
-                        if ContentRateEstimator.staleBound(exponent: m) * bounds.above < bar / (1 + 1e-9) {
+                        if ContentRateEstimator.staleBound(exponent: m) * above < bar / (1 + 1e-9) {
                             XCTAssertLessThan(gain, bar, "world \(world), app \(b), t \(t.microseconds), bar \(bar)")
                             quickNo += 1
                         } else if -expm1(-m) * below >= bar * (1 + 1e-9) {
