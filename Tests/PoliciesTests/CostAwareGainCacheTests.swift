@@ -217,4 +217,18 @@ final class CostAwareGainCacheTests: XCTestCase {
         XCTAssertGreaterThan(boosted, 500)
         XCTAssertGreaterThan(boostedExact, 500)
     }
+
+    func testStaleBoundHoldsPStaleAndIsTheWrittenMinimum() {
+        // The bound as its doc comment writes it, and P(stale) under it,
+        // at the edges: 0, −0, tiny, around 2 (where the branches meet), huge, ∞, NaN, negative.
+        func written(_ m: Double) -> Double { 0 < m && m < .infinity ? min(2 * m / (2 + m), 1) : min(m, 1) }
+        var rng = TestRandom(seed: 1207)
+        let edges: [Double] = [0, -0.0, 5e-324, 1e-300, 1e-10, 0.5, 1.9999999999999998, 2, 2.0000000000000004, 3,
+                               1e300, .infinity, .nan, -1, -3, -.infinity]
+        for m in edges + (0..<2_000).map({ _ in pow(10, rng.next() * 8 - 6) }) {
+            let bound = ContentRateEstimator.staleBound(exponent: m)
+            XCTAssertEqual(bound.bitPattern, written(m).bitPattern, "m \(m)")
+            if m >= 0 { XCTAssertGreaterThanOrEqual(bound, ContentRateEstimator.staleProbability(exponent: m), "m \(m)") }
+        }
+    }
 }

@@ -123,14 +123,20 @@ struct ContentRateEstimator: Sendable {
     static func staleProbability(exponent m: Double) -> Double { -expm1(-m) }
 
     /// At least `staleProbability(exponent: m)`, without an `exp`: for
-    /// 0 < m < ∞, min(2m / (2 + m), 1), which holds because e^−m ≥
+    /// 0 ≤ m < ∞, min(2m / (2 + m), 1), which holds because e^−m ≥
     /// (2 − m)/(2 + m) for m ≥ 0 ((2 + m) e^−m − (2 − m) is 0 at 0 and
     /// its slope 1 − (1 + m) e^−m ≥ 0); else min(m, 1) (1 − e^−m ≤ m for
     /// every m; 1 for an infinite m, NaN for a NaN one). Why this one: for
     /// small m it is about m³/12 above P(stale) where min(m, 1) is about
     /// m²/2 above, so more tests end before the launch factor is worked out.
+    ///
+    /// Written so that every gain test pays two comparisons: 2m / (2 + m)
+    /// is below 1 exactly for 0 ≤ m < 2; at m ≥ 2 both branches give 1, an
+    /// infinite m gives NaN there (so `min(m, 1)`, 1), and a NaN or
+    /// negative m fails `m >= 0`.
     @inline(__always)
     static func staleBound(exponent m: Double) -> Double {
-        0 < m && m < .infinity ? min(2 * m / (2 + m), 1) : min(m, 1)
+        let b = 2 * m / (2 + m)
+        return m >= 0 && b < 1 ? b : min(m, 1)
     }
 }
