@@ -248,7 +248,10 @@ final class CostAwareGainCacheTests: XCTestCase {
                         let factor = policy.launches.launchBeforeUpdate(app: b, now: t,
                                                                         updatesPerHour: policy.content.rate(app: b),
                                                                         horizon: policy.horizon)
-                        XCTAssertGreaterThanOrEqual(bounds.above * (1 + 1e-12), factor, "world \(world), app \(b)")
+                        // The hour's ceiling, and (no short-lived term on) the bound at `t` under it.
+                        let above = bounds.boosted ? bounds.ceiling : bounds.hour.above(t)
+                        XCTAssertGreaterThanOrEqual(above * (1 + 1e-12), factor, "world \(world), app \(b)")
+                        XCTAssertLessThanOrEqual(above, bounds.ceiling + 1e-12, "world \(world), app \(b)")
                         if policy.launches.boosts(app: b, at: t) != (0, .zero, 0, .zero) { boosted += 1 }
                         let extra = policy.launches.boosts(app: b, at: t)
                         XCTAssertEqual(bounds.boosted, extra.recency > 0 || extra.previous > 0)
@@ -256,13 +259,13 @@ final class CostAwareGainCacheTests: XCTestCase {
                         if let exact = policy.exactLaunchBounds(app: b, now: t, hour: bounds.hour, boosted: bounds.boosted) {
                             XCTAssertGreaterThanOrEqual(exact.above * (1 + 1e-12), factor, "world \(world), app \(b)")
                             XCTAssertLessThanOrEqual(exact.below, factor + 1e-12, "world \(world), app \(b)")
-                            XCTAssertLessThanOrEqual(exact.above, bounds.above + 1e-12, "world \(world), app \(b)")
+                            XCTAssertLessThanOrEqual(exact.above, above + 1e-12, "world \(world), app \(b)")
                             if bounds.boosted { boostedExact += 1 }
                         }
                         let m = policy.content.staleExponent(app: b, now: t)
                         let below = policy.launchBelow(now: t, hour: bounds.hour, boosted: bounds.boosted)
                         XCTAssertLessThanOrEqual(below, factor * (1 + 1e-12), "world \(world), app \(b)")
-                        if ContentRateEstimator.staleBound(exponent: m) * bounds.above < bar / (1 + 1e-9) {
+                        if ContentRateEstimator.staleBound(exponent: m) * above < bar / (1 + 1e-9) {
                             XCTAssertLessThan(gain, bar, "world \(world), app \(b), t \(t.microseconds), bar \(bar)")
                             quickNo += 1
                         } else if -expm1(-m) * below >= bar * (1 + 1e-9) {
@@ -282,5 +285,19 @@ final class CostAwareGainCacheTests: XCTestCase {
         // Bounds with short-lived terms on were checked too.
         XCTAssertGreaterThan(boosted, 500)
         XCTAssertGreaterThan(boostedExact, 500)
+    }
+
+    func testStaleBoundHoldsPStaleAndIsTheWrittenMinimum() {
+        // The bound as its doc comment writes it, and P(stale) under it,
+        // at the edges: 0, −0, tiny, around 2 (where the branches meet), huge, ∞, NaN, negative.
+        func written(_ m: Double) -> Double { 0 < m && m < .infinity ? min(2 * m / (2 + m), 1) : min(m, 1) }
+        var rng = TestRandom(seed: 1207)
+        let edges: [Double] = [0, -0.0, .leastNonzeroMagnitude, 1e-300, 1e-10, 0.5, 1.9999999999999998, 2, 2.0000000000000004, 3,
+                               1e300, .infinity, .nan, -1, -3, -.infinity]
+        for m in edges + (0..<2_000).map({ _ in pow(10, rng.next() * 8 - 6) }) {
+            let bound = ContentRateEstimator.staleBound(exponent: m)
+            XCTAssertEqual(bound.bitPattern, written(m).bitPattern, "m \(m)")
+            if m >= 0 { XCTAssertGreaterThanOrEqual(bound, ContentRateEstimator.staleProbability(exponent: m), "m \(m)") }
+        }
     }
 }

@@ -2,14 +2,16 @@ import Foundation
 import SimCore
 
 extension CostAwarePredictorPolicy {
-    /// An upper bound on the launch factor of `app` at `now`, from the
-    /// app's `LaunchHourBound` for the current hour (kept until the hour
-    /// ends or its rates change), that bound, and whether a short-lived
-    /// term is on (for `launchBelow` and `exactLaunchBounds`); nil where the
-    /// rule sums as written (bins that are not numbers, a content rate that
-    /// is not finite, an app the model has not seen) or a short-lived term
-    /// lasts past the hour. The lower bound is apart (`launchBelow`): most
-    /// tests end with the upper one.
+    /// An upper bound on the launch factor of `app` over the current hour
+    /// (`ceiling`), from the app's `LaunchHourBound` for that hour (kept
+    /// until the hour ends or its rates change), that bound, and whether a
+    /// short-lived term is on (for `launchBelow` and `exactLaunchBounds`);
+    /// nil where the rule sums as written (bins that are not numbers, a
+    /// content rate that is not finite, an app the model has not seen) or
+    /// a short-lived term lasts past the hour. With no term on, the bound
+    /// at `now` (`hour.above(now)`) is tighter, and worked out only where
+    /// the ceiling does not answer; the lower bound is apart
+    /// (`launchBelow`): most tests end with an upper one.
     ///
     /// With short-lived terms on until E within the hour, the factor is
     /// what comes before E — an event then, with a launch share at most
@@ -22,7 +24,7 @@ extension CostAwarePredictorPolicy {
     ///   `LaunchModel.hourBounds` (`keepHourBounds`, out of line: inlined
     ///   into `gainReaches`, the kept path's result stays in registers).
     @inline(__always)
-    mutating func launchBounds(app a: Int, now: SimTime) -> (above: Double, hour: LaunchHourBound, boosted: Bool)? {
+    mutating func launchBounds(app a: Int, now: SimTime) -> (ceiling: Double, hour: LaunchHourBound, boosted: Bool)? {
         let u = content.rate(app: a)
         guard launches.binsAreNumbers && u.isFinite && a < launches.apps else { return nil }
         let extra = launches.mayBoost(app: a, at: now) ? launches.boosts(app: a, at: now) : nil
@@ -35,10 +37,10 @@ extension CostAwarePredictorPolicy {
         }
         let quiet = hourBounds.kept(app: a, now: now, revision: launches.revision[a], updatesPerHour: u, horizon: horizon)
             ?? keepHourBounds(app: a, now: now, updatesPerHour: u)
-        guard let extra, boosted else { return (quiet.above(now), quiet, false) }
+        guard let extra, boosted else { return (quiet.wholeHourAbove, quiet.bound, false) }
         let most = launches.maxBaseRate(app: a) + extra.recency + extra.previous
         let sb = most + u > 0 ? most / (most + u) : 0
-        return (max(sb, quiet.wholeHour.above), quiet, true)
+        return (max(sb, quiet.wholeHourAbove), quiet.bound, true)
     }
 
     /// The lower bound on the launch factor that goes with `launchBounds`
@@ -75,9 +77,9 @@ extension CostAwarePredictorPolicy {
     /// Works out and keeps the bounds (apart from `launchBounds`, whose
     /// every call would otherwise copy the launch model for this one).
     @inline(never)
-    mutating func keepHourBounds(app a: Int, now: SimTime, updatesPerHour u: Double) -> LaunchHourBound {
+    mutating func keepHourBounds(app a: Int, now: SimTime, updatesPerHour u: Double) -> LaunchHourBounds.Kept {
         let bounds = launches.hourBounds(app: a, now: now, updatesPerHour: u, horizon: horizon, terms: &hourTerms)
-        hourBounds.keep(bounds, app: a, now: now, revision: launches.revision[a], updatesPerHour: u, horizon: horizon)
-        return bounds
+        return hourBounds.keep(bounds, app: a, now: now, revision: launches.revision[a], updatesPerHour: u,
+                               horizon: horizon)
     }
 }

@@ -109,7 +109,7 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
         // Most calls come within the day with every app known, where each
         // step below would do nothing: one test for all of them first.
         let n = context.appCount, day = context.now.day
-        if day <= launches.currentDay && day <= bar.day && n <= launches.apps && n <= content.lastFetch.count
+        if day <= launches.currentDay && day <= bar.day && n <= launches.apps && n <= content.apps.count
             && (!timing.enabled || n <= timing.apps) { return }
         launches.ensure(apps: context.appCount)
         content.ensure(apps: context.appCount)
@@ -154,17 +154,18 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
     /// is at most `ContentRateEstimator.staleBound(exponent:)` (m:
     /// `staleExponent`, so no `exp` yet), the launch factor at most 1, and
     /// it lies within the app's bounds for the current hour
-    /// (`launchBounds`, LaunchHourBound.swift): first with the hour's first
-    /// step bracketed (with a short-lived term on, an upper bound only),
-    /// then with the part-hour steps worked out as the rule does
-    /// (`exactLaunchBounds`).
+    /// (`launchBounds`, LaunchHourBound.swift): first with the ceiling over
+    /// the whole hour (with a short-lived term on, an upper bound only),
+    /// then with the hour's first step bracketed at `now`, then with the
+    /// part-hour steps worked out as the rule does (`exactLaunchBounds`).
     mutating func gainReaches(_ bar: Double, app a: Int, now: SimTime) -> Bool {
         let m = content.staleExponent(app: a, now: now)
         let no = bar / (1 + 1e-9), staleAtMost = ContentRateEstimator.staleBound(exponent: m)
         // `!(… >= no)`: a NaN m is a "no", as the rule's `0 >= bar`.
         if bar > 0 && !(staleAtMost >= no) { return false }
         let bounds = bar > 0 ? launchBounds(app: a, now: now) : nil
-        if let bounds, staleAtMost * bounds.above < no { return false }
+        if let bounds, staleAtMost * bounds.ceiling < no { return false }
+        if let bounds, !bounds.boosted, staleAtMost * bounds.hour.above(now) < no { return false }
         let stale = ContentRateEstimator.staleProbability(exponent: m), yes = bar * (1 + 1e-9)
         if let bounds, stale * launchBelow(now: now, hour: bounds.hour, boosted: bounds.boosted) >= yes { return true }
         if let bounds, let exact = exactLaunchBounds(app: a, now: now, hour: bounds.hour, boosted: bounds.boosted) {
@@ -181,10 +182,12 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
         let now = context.now
         let online = context.device.network.isOnline
         let capped = bar.capped(joules: context.backgroundJoules)
-        let joules = cost.joules(context)
+        let threshold = bar.gainPerJoule * cost.joules(context)
+        let recheckAt = now + recheck
         var run: [RequestID] = []
-        var wake: SimTime? = nil
-        func wakeAt(_ t: SimTime) { if wake.map({ t < $0 }) ?? true { wake = t } }
+        // The earliest wake asked for so far; `distantFuture`: none yet (the
+        // agenda reads that time as none too).
+        var wake = SimTime.distantFuture
         for r in context.pending {
             if r.kind == .processing {
                 // On the charger only; other refusals end with a state change.
@@ -195,29 +198,29 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
             guard online && !capped else { continue }
             let a = Int(r.app)
             let refusal = context.refusal(for: r)
-            let notWorthWake = max(now + recheck, r.earliestBegin)
+            let notWorthWake = max(recheckAt, r.earliestBegin)
             if let refusal, !gainTestMatters(refusal: refusal, r, notWorthWake: notWorthWake, wake: wake) {
                 // Either the outcomes agree on it or it is not the earliest.
-                wakeAt(notWorthWake)
+                wake = min(wake, notWorthWake)
                 continue
             }
-            if gainReaches(bar.gainPerJoule * joules, app: a, now: now) {
+            if gainReaches(threshold, app: a, now: now) {
                 switch refusal {
                 case nil:
                     if let until = timing.hold(r, now: now, device: context.device, rate: content.rate(app: a)) {
-                        wakeAt(until)
+                        wake = min(wake, until)
                     } else {
                         run.append(r.id)
                     }
-                case .beforeEarliestBegin?: wakeAt(r.earliestBegin)
+                case .beforeEarliestBegin?: wake = min(wake, r.earliestBegin)
                 default: break
                 }
             } else {
-                wakeAt(notWorthWake)
+                wake = min(wake, notWorthWake)
             }
         }
-        if capped { wakeAt(SimTime(day: now.day + 1)) }
-        return PolicyDecision(run: run, wakeAt: wake)
+        if capped { wake = min(wake, SimTime(day: now.day + 1)) }
+        return PolicyDecision(run: run, wakeAt: wake == .distantFuture ? nil : wake)
     }
 
     /// Whether the gain test can change the decision for `r`, which the OS
@@ -229,14 +232,13 @@ public struct CostAwarePredictorPolicy: SchedulingPolicy {
     /// test matters only where those differ and one of them is earlier than
     /// the wake found so far (`wake`); elsewhere the caller adds
     /// `notWorthWake`, which is then either both outcomes' wake or not the
-    /// earliest. `GainTestDifferentialTests` checks whole decisions against
-    /// the rule asked for every request.
-    func gainTestMatters(refusal: Refusal, _ r: TaskRequest, notWorthWake: SimTime, wake: SimTime?) -> Bool {
+    /// earliest (`distantFuture`: no wake yet). `GainTestDifferentialTests`
+    /// checks whole decisions against the rule asked for every request.
+    func gainTestMatters(refusal: Refusal, _ r: TaskRequest, notWorthWake: SimTime, wake: SimTime) -> Bool {
         let worthWake = refusal == .beforeEarliestBegin ? r.earliestBegin : nil
         if worthWake == notWorthWake { return false }
         // Each outcome's wake is at least `worthWake ?? notWorthWake`.
-        if let wake, (worthWake ?? notWorthWake) >= wake { return false }
-        return true
+        return (worthWake ?? notWorthWake) < wake
     }
 }
 

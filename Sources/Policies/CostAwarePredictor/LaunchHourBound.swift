@@ -11,12 +11,16 @@ import SimCore
 struct LaunchHourBounds: Sendable {
     /// One app's kept bound and what it is for.
     struct Kept: Sendable {
-        /// The hour since the trace's start (`Int64.min`: none).
-        var hour = Int64.min
+        /// The hour's start, microseconds since the trace's start
+        /// (`Int64.min`: none).
+        var start = Int64.min
         /// The launch model's revision and the content rate, bit for bit.
         var revision: UInt32 = 0
         var updatesPerHour: UInt64 = 0
         var bound = LaunchHourBound()
+        /// `bound.wholeHour.above`: an upper bound at every time of the
+        /// hour, so most tests end without working out the one at `now`.
+        var wholeHourAbove = 0.0
     }
 
     /// Per app, in one record so that a test reads it with one bounds check.
@@ -24,26 +28,31 @@ struct LaunchHourBounds: Sendable {
     /// The horizon every kept bound is for.
     var horizon = SimDuration.zero
 
-    /// The kept bound of `app` for the hour of `now`, if it is for these rates.
+    /// The kept record of `app` for the hour of `now`, if it is for these rates.
     @inline(__always)
     func kept(app a: Int, now: SimTime, revision r: UInt32, updatesPerHour u: Double,
-              horizon: SimDuration) -> LaunchHourBound? {
+              horizon: SimDuration) -> Kept? {
         guard a < kept.count, horizon == self.horizon else { return nil }
         let k = kept[a]
-        guard k.hour == now.microseconds / SimDuration.microsecondsPerHour, k.revision == r,
-              k.updatesPerHour == u.bitPattern else { return nil }
-        return k.bound
+        // `now` in [start, start + 1 h): one unsigned comparison (none
+        // kept: `Int64.min`, far outside).
+        guard UInt64(bitPattern: now.microseconds &- k.start) < UInt64(SimDuration.microsecondsPerHour),
+              k.revision == r, k.updatesPerHour == u.bitPattern else { return nil }
+        return k
     }
 
+    @discardableResult
     mutating func keep(_ value: LaunchHourBound, app a: Int, now: SimTime, revision r: UInt32, updatesPerHour u: Double,
-                       horizon: SimDuration) {
+                       horizon: SimDuration) -> Kept {
         if horizon != self.horizon {
             self.horizon = horizon
-            for i in kept.indices { kept[i].hour = .min }
+            for i in kept.indices { kept[i].start = .min }
         }
         if a >= kept.count { kept += Array(repeating: Kept(), count: a + 1 - kept.count) }
-        kept[a] = Kept(hour: now.microseconds / SimDuration.microsecondsPerHour, revision: r,
-                       updatesPerHour: u.bitPattern, bound: value)
+        let hour = SimDuration.microsecondsPerHour
+        kept[a] = Kept(start: now.microseconds / hour * hour, revision: r, updatesPerHour: u.bitPattern, bound: value,
+                       wholeHourAbove: value.wholeHour.above)
+        return kept[a]
     }
 }
 

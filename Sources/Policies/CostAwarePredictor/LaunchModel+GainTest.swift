@@ -34,13 +34,6 @@ import SimCore
 /// `GainTestDifferentialTests` checks the answers against the plain sum
 /// on random models and contexts.
 extension LaunchModel {
-    /// Whether every time-of-week bin is a number: a bin with no day of its
-    /// kind seen and no prior weight is 0/0. The shortcuts (the kept sums
-    /// and the hour bounds) answer only where it holds.
-    var binsAreNumbers: Bool {
-        !timeOfWeek || (weekdaysSeen + priorDays > 0 && weekendDaysSeen + priorDays > 0)
-    }
-
     func launchBeforeUpdateReaches(_ bar: Double, stale: Double, app a: Int, now: SimTime, updatesPerHour u: Double,
                                    horizon: SimDuration, terms: inout LaunchHourTerms) -> Bool {
         // The shortcuts need every term to be a number ≥ 0: a bin with no

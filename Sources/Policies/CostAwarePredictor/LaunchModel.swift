@@ -21,10 +21,12 @@ import SimCore
 /// Every count decays by `decay` a day, so habits can change.
 struct LaunchModel: Sendable {
     var decay: Double
-    var priorDays: Double
-    var timeOfWeek: Bool
-    var recencyWindow: SimDuration?
-    var transitionWindow: SimDuration?
+    var priorDays: Double { didSet { seenChanged() } }
+    var timeOfWeek: Bool { didSet { seenChanged() } }
+    var recencyWindow: SimDuration? {
+        didSet { for a in 0..<apps { recencyEnds[a] = Self.end(of: recencyWindow, from: lastLaunch[a]) } }
+    }
+    var transitionWindow: SimDuration? { didSet { transitionEnd = Self.end(of: transitionWindow, from: lastEnded?.at) } }
 
     private(set) var apps = 0
     /// Decayed launches per app and bin: counts[app * 48 + (weekend ? 24 : 0) + hour].
@@ -34,23 +36,63 @@ struct LaunchModel: Sendable {
     /// Per app, its largest count over the 48 bins (for `maxBaseRate`).
     var maxCount: [Double] = []
     /// Decayed number of weekdays and weekend days observed.
-    var weekdaysSeen = 0.0
-    var weekendDaysSeen = 0.0
+    private(set) var weekdaysSeen = 0.0
+    private(set) var weekendDaysSeen = 0.0
+    /// Whether every time-of-week bin is a number: a bin with no day of
+    /// its kind seen and no prior weight is 0/0. The shortcuts (the kept
+    /// sums and the hour bounds) answer only where it holds. Kept as the
+    /// days seen change: every gain test asks it.
+    private(set) var binsAreNumbers: Bool
     var currentDay = -1
     /// Per app: its last launch (nil: none yet) and the decayed count of
     /// launches that came within `recencyWindow` of the one before.
-    var lastLaunch: [SimTime?] = []
+    private(set) var lastLaunch: [SimTime?] = []
     var relaunches: [Double] = []
     /// Per app `b`: decayed sessions ended; follows[b * apps + a]: of those,
     /// the ones followed by a launch of `a` within `transitionWindow`.
     var sessionsEnded: [Double] = []
     var follows: [Double] = []
     /// The app whose session ended last and when, until a launch follows it.
-    var lastEnded: (app: Int, at: SimTime)?
+    private(set) var lastEnded: (app: Int, at: SimTime)? {
+        didSet { transitionEnd = Self.end(of: transitionWindow, from: lastEnded?.at) }
+    }
+    /// When each app's recency term ends, and the previous-app term
+    /// (`lastEnded` plus the window; `noTerm`: none): `mayBoost` reads
+    /// them at every gain test, two comparisons.
+    private(set) var recencyEnds: [SimTime] = []
+    private(set) var transitionEnd = LaunchModel.noTerm
+    /// The end of a term that is not on: before every time.
+    static let noTerm = SimTime(microseconds: .min)
     /// Per app: a count bumped whenever its time-of-week rates may change
     /// (its launch, a new day), so what is derived from them
     /// (`LaunchHourTerms`) can tell when it is out of date.
     private(set) var revision: [UInt32] = []
+
+    init(decay: Double, priorDays: Double, timeOfWeek: Bool, recencyWindow: SimDuration?,
+         transitionWindow: SimDuration?) {
+        self.decay = decay
+        self.priorDays = priorDays
+        self.timeOfWeek = timeOfWeek
+        self.recencyWindow = recencyWindow
+        self.transitionWindow = transitionWindow
+        binsAreNumbers = Self.binsAreNumbers(timeOfWeek: timeOfWeek, priorDays: priorDays, weekdays: 0, weekendDays: 0)
+    }
+
+    private static func binsAreNumbers(timeOfWeek: Bool, priorDays: Double, weekdays: Double,
+                                       weekendDays: Double) -> Bool {
+        !timeOfWeek || (weekdays + priorDays > 0 && weekendDays + priorDays > 0)
+    }
+
+    private mutating func seenChanged() {
+        binsAreNumbers = Self.binsAreNumbers(timeOfWeek: timeOfWeek, priorDays: priorDays, weekdays: weekdaysSeen,
+                                             weekendDays: weekendDaysSeen)
+    }
+
+    /// The end of a window of `length` from `start`; `noTerm` if either is nil.
+    private static func end(of length: SimDuration?, from start: SimTime?) -> SimTime {
+        guard let length, let start else { return Self.noTerm }
+        return start + length
+    }
 
     static let bins = 48
 
@@ -61,6 +103,7 @@ struct LaunchModel: Sendable {
         totals += Array(repeating: 0, count: n - apps)
         maxCount += Array(repeating: 0, count: n - apps)
         lastLaunch += Array(repeating: nil, count: n - apps)
+        recencyEnds += Array(repeating: Self.noTerm, count: n - apps)
         relaunches += Array(repeating: 0, count: n - apps)
         sessionsEnded += Array(repeating: 0, count: n - apps)
         revision += Array(repeating: 0, count: n - apps)
@@ -85,6 +128,7 @@ struct LaunchModel: Sendable {
             }
             for i in revision.indices { revision[i] &+= 1 }
             if SimTime(day: currentDay).isWeekend { weekendDaysSeen += 1 } else { weekdaysSeen += 1 }
+            seenChanged()
             if currentDay > 0 { passed += 1 }
         }
         return passed
@@ -102,6 +146,7 @@ struct LaunchModel: Sendable {
         revision[a] &+= 1
         if let w = recencyWindow, let last = lastLaunch[a], t - last < w { relaunches[a] += 1 }
         lastLaunch[a] = t
+        recencyEnds[a] = Self.end(of: recencyWindow, from: t)
         if let (b, end) = lastEnded, let g = transitionWindow, t - end < g, b < apps {
             follows[b * apps + a] += 1
         }
@@ -172,9 +217,7 @@ struct LaunchModel: Sendable {
     /// on, and this answers that from two stored times, without the rates.
     @inline(__always)
     func mayBoost(app a: Int, at t: SimTime) -> Bool {
-        if let w = recencyWindow, let last = lastLaunch[a], t - last < w { return true }
-        if let g = transitionWindow, let (_, end) = lastEnded, t - end < g { return true }
-        return false
+        t < recencyEnds[a] || t < transitionEnd
     }
 
     /// P(the next launch of `app` after `now` comes before the next update
