@@ -216,7 +216,6 @@ final class CostAwareGainCacheTests: XCTestCase {
         XCTAssertGreaterThan(carried, 1_000)
         // Carried on from carried walks, not only from walks afresh.
         XCTAssertGreaterThan(longChains, 100)
-        print("carried \(carried), long chains \(longChains), checked \(checked), widest slack \(widest)")
     }
 
     func testMayBoostIsFalseOnlyWithNoShortLivedTerm() {
