@@ -51,9 +51,7 @@ extension BenchmarkFamily {
                     if r.cpu < best.cpu { best = r }
                 }
                 best.cpu -= generation.traces + (knowsModel ? generation.models : 0)
-                let family = suite.configurations[c].policy["name"].flatMap { v -> String? in
-                    if case let .string(s) = v { return s } else { return nil }
-                } ?? suite.configurations[c].label
+                let family = suite.configurations[c].family
                 rows.append((suite.configurations[c].label, family, best.cpu, best.events, greedyBest, knowsModel))
             }
             var families: [String] = []
@@ -83,6 +81,16 @@ extension BenchmarkFamily {
                                    note: lines.joined(separator: "\n         "))
             }
         }
+    }
+}
+
+extension ExperimentConfiguration {
+    /// The policy family a configuration belongs to: its policy's name (a
+    /// wrapper's for a wrapped one), else its label.
+    var family: String {
+        policy["name"].flatMap { v -> String? in
+            if case let .string(s) = v { return s } else { return nil }
+        } ?? label
     }
 }
 

@@ -50,7 +50,7 @@ extension BenchmarkFamily {
                 fatalError("the default suite has no greedy configuration: update PolicyInstructionsBenchmark")
             }
             let greedy = perEvent(g), greedyWhole = Double(runs[g].instructions) / Double(runs[g].events)
-            return suite.configurations.indices.map { c in
+            let rows = suite.configurations.indices.map { c in
                 let whole = Double(runs[c].instructions) / Double(max(1, runs[c].events))
                 let note = String(format: "%@: %.2f × greedy (%.0f M instructions, %.0f M of them the world, %d events; whole process %.2f × greedy)",
                                   suite.configurations[c].label, perEvent(c) / greedy, Double(runs[c].instructions) / 1e6,
@@ -59,6 +59,26 @@ extension BenchmarkFamily {
                                    operations: runs[c].events, nsPerOp: perEvent(c), baselineNsPerOp: greedy,
                                    bytesPerEvent: nil, note: note)
             }
+            // A family of several configurations (a policy's grid) also as
+            // one row, as `policy-cost` reports it: its instructions over
+            // its events, the world taken off each run.
+            var families: [(name: String, members: [Int])] = []
+            for c in suite.configurations.indices {
+                let name = suite.configurations[c].family
+                if let f = families.firstIndex(where: { $0.name == name }) { families[f].members.append(c) } else {
+                    families.append((name, [c]))
+                }
+            }
+            let familyRows = families.filter { $0.members.count > 1 }.map { family in
+                let instructions = family.members.reduce(0) { $0 + runs[$1].instructions - world($1) }
+                let events = family.members.reduce(0) { $0 + runs[$1].events }
+                let perEvent = Double(instructions) / Double(max(1, events))
+                let note = String(format: "%@ (%d configurations, every one's events): %.2f × greedy",
+                                  family.name, family.members.count, perEvent / greedy)
+                return Measurement(benchmark: "policy-instructions-family-\(family.name)", n: users, operations: events,
+                                   nsPerOp: perEvent, baselineNsPerOp: greedy, bytesPerEvent: nil, note: note)
+            }
+            return rows + familyRows
         }
     }
 }
