@@ -33,6 +33,50 @@ final class CostAwarePredictorTests: XCTestCase {
         XCTAssertEqual(d.baseRate(app: 0, at: at(day: 2, 9)), 0.25 / (0.25 + 0.5 + 1), accuracy: 1e-12)
     }
 
+    func testTheKeptTermEndsAndBinCheckFollowTheModel() {
+        // What the gain test reads kept (`binsAreNumbers`, `mayBoost`) against what it stands for.
+        var m = LaunchModel(decay: 0.9, priorDays: 0, timeOfWeek: true, recencyWindow: .minutes(30),
+                            transitionWindow: .minutes(10))
+        func check(_ t: SimTime, _ line: UInt = #line) {
+            XCTAssertEqual(m.binsAreNumbers,
+                           !m.timeOfWeek || (m.weekdaysSeen + m.priorDays > 0 && m.weekendDaysSeen + m.priorDays > 0),
+                           line: line)
+            for a in 0..<m.apps {
+                let extra = m.boosts(app: a, at: t)
+                if extra.recency > 0 || extra.previous > 0 { XCTAssertTrue(m.mayBoost(app: a, at: t), line: line) }
+            }
+        }
+        // No weekend day seen and no prior weight: weekend bins are 0/0.
+        _ = m.roll(to: at(day: 0, 0))
+        XCTAssertFalse(m.binsAreNumbers)
+        m.launched(app: 0, at: at(day: 0, 9))
+        m.launched(app: 0, at: at(day: 0, 9.1))
+        m.sessionEnded(app: 0, at: at(day: 0, 9.2))
+        m.launched(app: 1, at: at(day: 0, 9.25))
+        m.sessionEnded(app: 1, at: at(day: 0, 9.3))
+        for h in [9.0, 9.2, 9.3, 9.4, 9.5, 9.6] { check(at(day: 0, h)) }
+        XCTAssertTrue(m.mayBoost(app: 0, at: at(day: 0, 9.55)))
+        XCTAssertFalse(m.mayBoost(app: 0, at: at(day: 0, 9.7)))
+        // A shorter window moves the kept ends with it; none, and they are gone.
+        XCTAssertTrue(m.mayBoost(app: 0, at: at(day: 0, 9.5)))
+        XCTAssertTrue(m.mayBoost(app: 1, at: at(day: 0, 9.35)))
+        m.recencyWindow = .minutes(5)
+        XCTAssertFalse(m.mayBoost(app: 0, at: at(day: 0, 9.5)))
+        m.transitionWindow = nil
+        XCTAssertFalse(m.mayBoost(app: 1, at: at(day: 0, 9.35)))
+        check(at(day: 0, 9.35))
+        // A weekend day seen: every bin is a number; the switches follow too.
+        _ = m.roll(to: at(day: 5, 0))
+        XCTAssertTrue(m.binsAreNumbers)
+        var n = LaunchModel(decay: 1, priorDays: 0, timeOfWeek: true, recencyWindow: nil, transitionWindow: nil)
+        XCTAssertFalse(n.binsAreNumbers)
+        n.priorDays = 1
+        XCTAssertTrue(n.binsAreNumbers)
+        n.priorDays = 0
+        n.timeOfWeek = false
+        XCTAssertTrue(n.binsAreNumbers)
+    }
+
     func testRecencyAndPreviousAppTermsHoldForTheirWindowsOnly() {
         var m = LaunchModel(decay: 1, priorDays: 1, timeOfWeek: true, recencyWindow: .minutes(30),
                             transitionWindow: .minutes(10))
