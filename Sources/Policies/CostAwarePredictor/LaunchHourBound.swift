@@ -41,7 +41,6 @@ struct LaunchHourBounds: Sendable {
         return k
     }
 
-    @discardableResult
     mutating func keep(_ value: LaunchHourBound, app a: Int, now: SimTime, revision r: UInt32, updatesPerHour u: Double,
                        horizon: SimDuration) -> Kept {
         if horizon != self.horizon {
@@ -180,17 +179,11 @@ extension LaunchModel {
         // Whole hours from the next on: `longest` of them for above, `shortest` for below.
         let longest = (horizon.microseconds + hour - 1) / hour, shortest = horizon.microseconds / hour - 1
         let mean = meanRate(app: a)
-        let base = a * LaunchModel.bins
         var day = now.day, hourOfDay = Int(now.timeOfDay.microseconds / hour), weekend = now.isWeekend
-        /// The whole-hour step at the current bin, worked out if not kept
-        /// (a read otherwise: most bins were worked out for an earlier hour).
+        /// The whole-hour step at the current bin.
         func step() -> LaunchHourTerms.Step {
-            let i = base + (weekend ? 24 : 0) + hourOfDay
-            let kept = terms.steps[i]
-            guard kept.happens.isNaN else { return kept }
-            let worked = LaunchHourTerms.step(kept, updatesPerHour: u) { baseRate(app: a, bin: i - base, mean: mean) }
-            terms.steps[i] = worked
-            return worked
+            let bin = (weekend ? 24 : 0) + hourOfDay
+            return terms.step(app: a, bin: bin) { baseRate(app: a, bin: bin, mean: mean) }
         }
         let first = step()
         let rate0 = first.rate + u > 0 ? first.rate + u : 0

@@ -77,12 +77,24 @@ struct LaunchHourTerms: Sendable {
             : Step(rate: l, happens: 0, share: 0)
     }
 
-    /// The launch rate and P(an event) of `bin` for `app`, worked out from
-    /// `baseRate` if not yet.
+    /// The step of `bin` for `app` at the rates `prepare` was last given,
+    /// worked out (its launch rate from `baseRate` unless kept) and kept if
+    /// not yet: a read otherwise, as most bins were worked out for an
+    /// earlier hour.
+    @inline(__always)
+    mutating func step(app a: Int, bin: Int, _ baseRate: () -> Double) -> Step {
+        let i = a * LaunchModel.bins + bin
+        let kept = steps[i]
+        guard kept.happens.isNaN else { return kept }
+        let worked = Self.step(kept, updatesPerHour: updatesPerHour[a], baseRate)
+        steps[i] = worked
+        return worked
+    }
+
+    /// The launch rate and P(an event) of `bin` for `app` (`step(app:bin:_:)`).
     @inline(__always)
     mutating func term(app a: Int, bin: Int, _ baseRate: () -> Double) -> (rate: Double, happens: Double) {
-        let i = a * LaunchModel.bins + bin
-        if steps[i].happens.isNaN { steps[i] = Self.step(steps[i], updatesPerHour: updatesPerHour[a], baseRate) }
-        return (steps[i].rate, steps[i].happens)
+        let s = step(app: a, bin: bin, baseRate)
+        return (s.rate, s.happens)
     }
 }
